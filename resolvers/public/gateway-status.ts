@@ -1,0 +1,48 @@
+import { combineFreshness, freshnessOf, MAX_AGE_MS, missingFreshness } from '../../src/domain/freshness.js';
+import { unknownHealth, type SourceHealth } from '../../src/domain/source-health.js';
+import type { GatewayContext } from '../../schema/context.js';
+import { publicEnvelope, type PublicEnvelope } from './envelope.js';
+
+export interface GatewayStatus {
+  mode: string;
+  cache: {
+    state: 'warm' | 'partial' | 'cold';
+    marketSnapshots: number;
+    orderBookSnapshots: number;
+    oldestSnapshotAt: number | null;
+    newestSnapshotAt: number | null;
+  };
+  sources: (SourceHealth & { markets: number })[];
+  counts: { markets: number; protocols: number };
+}
+
+export async function statusEnvelope(ctx: GatewayContext): Promise<PublicEnvelope<GatewayStatus>> {
+  const { reader, cache, clock, protocols, config } = ctx.services;
+  const now = clock.now();
+  const markets = reader.directory.markets;
+  const [snapshots, books, health] = await Promise.all([
+    cache.getMarkets(markets.map((m) => m.id)),
+    Promise.all(markets.filter((m) => m.hasOrderBook).map((m) => cache.getOrderBook(m.id))),
+    reader.healthBySource(),
+  ]);
+  const times = snapshots.filter((s) => s !== undefined).map((s) => s.receivedAt);
+  const sourceIds = [...new Set(markets.map((m) => m.sourceId))];
+  const sources = sourceIds.map((id) => ({ ...(health.get(id) ?? unknownHealth(id)), markets: reader.directory.ofSource(id).length }));
+  const freshness = combineFreshness(
+    sources.map((s) => (s.lastSuccessAt === null ? missingFreshness('no_snapshot', s.status, now) : freshnessOf(s.lastSuccessAt, s.status, MAX_AGE_MS.default, now))),
+    missingFreshness('no_snapshot', 'unknown', now),
+  );
+  const status: GatewayStatus = {
+    mode: config.mode,
+    cache: {
+      state: times.length === 0 ? 'cold' : times.length < markets.length ? 'partial' : 'warm',
+      marketSnapshots: times.length,
+      orderBookSnapshots: books.filter((b) => b !== undefined).length,
+      oldestSnapshotAt: times.length ? Math.min(...times) : null,
+      newestSnapshotAt: times.length ? Math.max(...times) : null,
+    },
+    sources,
+    counts: { markets: markets.length, protocols: protocols.publicProtocols().length },
+  };
+  return publicEnvelope(ctx, status, freshness, now);
+}

@@ -1,0 +1,47 @@
+import type { MarketDefinition } from '../../src/domain/market.js';
+import { GatewayError } from '../../src/errors/gateway-error.js';
+import type { GatewayEventMap } from '../../src/events/gateway-events.js';
+import type { MarketFreshness } from '../../src/market-data/market-view.js';
+import type { GatewayContext } from '../../schema/context.js';
+
+/** The markets a subscription follows: one, or all when no asset is given. */
+export function marketsFollowed(ctx: GatewayContext, asset: string | null | undefined): MarketDefinition[] {
+  const { directory } = ctx.services.reader;
+  if (asset === null || asset === undefined) return [...directory.markets];
+  const market = directory.resolve(asset);
+  if (!market) throw new GatewayError(404, 'market_not_found', `Unknown market '${asset}'.`, { retryable: false });
+  return [market];
+}
+
+/**
+ * Events of one topic for the followed markets, optionally preceded by the current state.
+ * Listening starts before the current state is read, so no change falls in between.
+ */
+export async function* followMarkets<K extends keyof GatewayEventMap>(
+  ctx: GatewayContext,
+  topic: K,
+  markets: readonly MarketDefinition[],
+  idOf: (payload: GatewayEventMap[K][0]) => string,
+  current?: () => Promise<GatewayEventMap[K][0][]>,
+): AsyncGenerator<GatewayEventMap[K][0]> {
+  const ids = new Set(markets.map((m) => m.id));
+  const subscribe = ctx.services.events.subscribe as (topic: K) => AsyncIterable<GatewayEventMap[K][0]>;
+  const iterator = subscribe(topic)[Symbol.asyncIterator]();
+  const pending = iterator.next();
+  try {
+    if (current) for (const payload of await current()) yield payload;
+    for (let r = await pending; !r.done; r = await iterator.next()) {
+      if (ids.has(idOf(r.value))) yield r.value;
+    }
+  } finally {
+    await iterator.return?.();
+  }
+}
+
+export function freshnessUpdates(ctx: GatewayContext, asset: string | null | undefined): AsyncGenerator<MarketFreshness> {
+  const markets = marketsFollowed(ctx, asset);
+  const now = ctx.services.clock.now();
+  return followMarkets(ctx, 'freshness:changed', markets, (f) => f.marketId, () =>
+    Promise.all(markets.map((m) => ctx.services.reader.freshness(m, now))),
+  );
+}

@@ -1,0 +1,31 @@
+import { GatewayError } from '../../src/errors/gateway-error.js';
+import { orderBookView, type OrderBookView } from '../../src/market-data/order-book-view.js';
+import type { GatewayContext } from '../../schema/context.js';
+import { publicEnvelope, type PublicEnvelope } from './envelope.js';
+
+/**
+ * Spec, Order book rules: from the snapshot cache only; 404 when the market is unknown or has
+ * no public book, 503 when the read-only book source is unavailable.
+ */
+export async function orderBookEnvelope(ctx: GatewayContext, asset: string): Promise<PublicEnvelope<Omit<OrderBookView, 'freshness'>>> {
+  const { reader, cache, clock } = ctx.services;
+  const now = clock.now();
+  const market = reader.directory.resolve(asset);
+  if (!market || !market.hasOrderBook) {
+    throw new GatewayError(404, 'public_orderbook_not_available', `No public order book for '${asset}'.`, {
+      retryable: false,
+      nextAction: 'List markets with GET /api/v1/public/markets; only markets with hasOrderBook=true have one.',
+    });
+  }
+  const status = await reader.sourceStatus(market.sourceId);
+  const book = status === 'down' ? undefined : await cache.getOrderBook(market.id);
+  if (!book) {
+    throw new GatewayError(503, 'public_orderbook_unavailable', `The order-book source for ${market.id} is unavailable.`, {
+      retryable: true,
+      retryAfter: 5,
+      nextAction: 'Retry with jitter; do not treat stale data as a trade signal.',
+    });
+  }
+  const { freshness, ...view } = orderBookView(market, book, status, now);
+  return publicEnvelope(ctx, view, freshness, now);
+}

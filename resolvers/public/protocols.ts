@@ -1,0 +1,94 @@
+import { combineFreshness, freshnessOf, MAX_AGE_MS, missingFreshness, type Freshness } from '../../src/domain/freshness.js';
+import type { SourceHealth, SourceStatus } from '../../src/domain/source-health.js';
+import { GatewayError } from '../../src/errors/gateway-error.js';
+import type { ActionDefinition, CertificationState, ProtocolDefinition, ProtocolKind } from '../../src/protocols/protocol.js';
+import type { GatewayContext } from '../../schema/context.js';
+import { publicEnvelope, type PublicEnvelope } from './envelope.js';
+import { snapshotEtag } from './snapshot-etag.js';
+
+export type Availability = 'available' | 'degraded' | 'unavailable' | 'restricted';
+
+export interface PublicAction {
+  id: string;
+  name: string;
+  visibility: 'public';
+  availability: Availability;
+  certification: { state: CertificationState; certifiedAt: string | null };
+}
+
+export interface PublicProtocol {
+  id: string;
+  name: string;
+  kind: ProtocolKind;
+  visibility: 'public';
+  availability: Availability;
+  sourceStatus: SourceStatus;
+  certification: { state: CertificationState; certifiedAt: string | null };
+  markets: string[];
+  actions: PublicAction[];
+}
+
+const byStatus: Record<SourceStatus, Availability> = { healthy: 'available', degraded: 'degraded', down: 'unavailable', unknown: 'unavailable' };
+
+function actionAvailability(a: ActionDefinition, protocol: Availability): Availability {
+  return a.certification === 'certified' ? protocol : 'restricted';
+}
+
+function publicView(ctx: GatewayContext, p: ProtocolDefinition, health: SourceHealth | undefined): PublicProtocol {
+  const sourceStatus = health?.status ?? 'unknown';
+  const availability = byStatus[sourceStatus];
+  return {
+    id: p.id,
+    name: p.name,
+    kind: p.kind,
+    visibility: 'public',
+    availability,
+    sourceStatus,
+    certification: { state: p.certification, certifiedAt: p.certifiedAt },
+    markets: ctx.services.reader.directory.ofProtocol(p.id).map((m) => m.id),
+    actions: p.actions.map((a) => ({
+      id: a.id,
+      name: a.name,
+      visibility: 'public',
+      availability: actionAvailability(a, availability),
+      certification: { state: a.certification, certifiedAt: a.certifiedAt },
+    })),
+  };
+}
+
+function protocolFreshness(health: SourceHealth | undefined, now: number): Freshness {
+  if (!health?.lastSuccessAt) return missingFreshness('no_snapshot', health?.status ?? 'unknown', now);
+  return freshnessOf(health.lastSuccessAt, health.status, MAX_AGE_MS.default, now);
+}
+
+export async function protocolEnvelope(ctx: GatewayContext, id: string): Promise<PublicEnvelope<PublicProtocol>> {
+  const p = ctx.services.protocols.publicProtocol(id);
+  if (!p) {
+    throw new GatewayError(404, 'public_protocol_not_found', `No public protocol '${id}'.`, {
+      retryable: false,
+      nextAction: 'List public protocols with GET /api/v1/public/data/protocols.json.',
+    });
+  }
+  const now = ctx.services.clock.now();
+  const health = await ctx.services.cache.getSourceHealth(p.sourceId);
+  return publicEnvelope(ctx, publicView(ctx, p, health), protocolFreshness(health, now), now);
+}
+
+export async function protocolsEnvelope(ctx: GatewayContext): Promise<PublicEnvelope<PublicProtocol[]>> {
+  const now = ctx.services.clock.now();
+  const health = await ctx.services.reader.healthBySource();
+  const protocols = ctx.services.protocols.publicProtocols();
+  const views = protocols.map((p) => publicView(ctx, p, health.get(p.sourceId)));
+  const freshness = combineFreshness(
+    protocols.map((p) => protocolFreshness(health.get(p.sourceId), now)),
+    missingFreshness('no_snapshot', 'unknown', now),
+  );
+  if (ctx.http) {
+    ctx.http.etag = snapshotEtag([
+      JSON.stringify(views),
+      ...protocols.map((p) => `${health.get(p.sourceId)?.lastSuccessAt}`),
+      freshness.stale,
+    ]);
+  }
+  return publicEnvelope(ctx, views, freshness, now);
+}

@@ -1,0 +1,19 @@
+import type { Freshness } from '../src/domain/freshness.js';
+import { SOURCE_STATUSES } from '../src/domain/source-health.js';
+import { builder } from './builder.js';
+
+export const SourceStatusEnum = builder.enumType('SourceStatus', {
+  description: 'Health of a market-data source.',
+  values: SOURCE_STATUSES,
+});
+
+export const FreshnessRef = builder.objectRef<Freshness>('Freshness').implement({
+  description: 'How old the data behind a response is, computed at request time.',
+  fields: (t) => ({
+    asOf: t.field({ type: 'DateTime', resolve: (f) => f.asOf }),
+    freshnessMs: t.exposeInt('freshnessMs'),
+    stale: t.exposeBoolean('stale'),
+    staleReason: t.exposeString('staleReason', { nullable: true }),
+    sourceStatus: t.field({ type: SourceStatusEnum, resolve: (f) => f.sourceStatus }),
+  }),
+});

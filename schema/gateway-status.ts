@@ -1,0 +1,54 @@
+import { statusEnvelope, type GatewayStatus } from '../resolvers/public/gateway-status.js';
+import { builder } from './builder.js';
+import { envelopeType } from './envelope.js';
+import { SourceStatusEnum } from './freshness.js';
+
+const CacheStateRef = builder.objectRef<GatewayStatus['cache']>('CacheState').implement({
+  fields: (t) => ({
+    state: t.exposeString('state', { description: 'warm, partial or cold.' }),
+    marketSnapshots: t.exposeInt('marketSnapshots'),
+    orderBookSnapshots: t.exposeInt('orderBookSnapshots'),
+    oldestSnapshotAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.oldestSnapshotAt }),
+    newestSnapshotAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.newestSnapshotAt }),
+  }),
+});
+
+const SourceHealthRef = builder.objectRef<GatewayStatus['sources'][number]>('SourceHealth').implement({
+  fields: (t) => ({
+    sourceId: t.exposeString('sourceId'),
+    status: t.field({ type: SourceStatusEnum, resolve: (s) => s.status }),
+    lastSuccessAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => s.lastSuccessAt }),
+    lastAttemptAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => s.lastAttemptAt }),
+    lastError: t.exposeString('lastError', { nullable: true }),
+    consecutiveFailures: t.exposeInt('consecutiveFailures'),
+    markets: t.exposeInt('markets'),
+  }),
+});
+
+const CountsRef = builder.objectRef<GatewayStatus['counts']>('Counts').implement({
+  fields: (t) => ({ markets: t.exposeInt('markets'), protocols: t.exposeInt('protocols') }),
+});
+
+const GatewayStatusRef = builder.objectRef<GatewayStatus>('GatewayStatus').implement({
+  fields: (t) => ({
+    mode: t.exposeString('mode'),
+    cache: t.field({ type: CacheStateRef, resolve: (s) => s.cache }),
+    sources: t.field({ type: [SourceHealthRef], resolve: (s) => s.sources }),
+    counts: t.field({ type: CountsRef, resolve: (s) => s.counts }),
+  }),
+});
+
+const StatusEnvelope = envelopeType('StatusEnvelope', GatewayStatusRef, { description: 'Public envelope: cache state, source health and counts.' });
+
+builder.queryFields((t) => ({
+  status: t.field({
+    type: StatusEnvelope,
+    description: 'GET /api/v1/public/status',
+    resolve: (_root, _args, ctx) => statusEnvelope(ctx),
+  }),
+  publicOpenApi: t.field({
+    type: 'JSONObject',
+    description: 'GET /api/v1/public/openapi.public.json: the public contract (OpenAPI 3.1).',
+    resolve: (_root, _args, ctx) => ctx.services.contract.publicDocument(),
+  }),
+}));

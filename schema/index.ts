@@ -1,0 +1,15 @@
+import { builder } from './builder.js';
+import './scalars.js';
+import './freshness.js';
+import './market.js';
+import './history.js';
+import './order-book.js';
+import './protocol.js';
+import './gateway-status.js';
+import './subscriptions.js';
+
+/** The one schema: GraphQL, graphql-ws, SSE and every Sofa REST route are built from it. */
+export function buildSchema() {
+  builder.queryType({});
+  return builder.toSchema({ sortSchema: false });
+}

@@ -1,0 +1,41 @@
+import { GraphQLError, Kind } from 'graphql';
+import { builder } from './builder.js';
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+
+export function isRfc3339(value: string): boolean {
+  return RFC3339.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+builder.scalarType('DateTime', {
+  description: 'An RFC 3339 date-time in UTC, such as 2026-11-22T10:00:00.000Z.',
+  serialize: (value) => new Date(value).toISOString(),
+  parseValue: (value) => {
+    if (typeof value !== 'string' || !isRfc3339(value)) throw new GraphQLError('DateTime must be an RFC 3339 date-time string');
+    return value;
+  },
+});
+
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+builder.scalarType('Decimal', {
+  description: 'A decimal number as a string, never a float (such as "64012.5").',
+  serialize: (value) => String(value),
+  parseValue: (value) => {
+    if (typeof value !== 'string' || !DECIMAL.test(value)) throw new GraphQLError('Decimal must be a decimal string such as "12.50"');
+    return value;
+  },
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.STRING || !DECIMAL.test(ast.value)) throw new GraphQLError('Decimal must be a decimal string such as "12.50"');
+    return ast.value;
+  },
+});
+
+builder.scalarType('JSONObject', {
+  description: 'A free-form JSON object.',
+  serialize: (value) => value,
+  parseValue: (value) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new GraphQLError('JSONObject must be an object');
+    return value as Record<string, unknown>;
+  },
+});

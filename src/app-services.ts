@@ -1,0 +1,26 @@
+import type { Logger } from 'pino';
+import type { GatewayConfig } from './config.js';
+import type { ContractDocuments } from './contract/contract-documents.js';
+import type { Clock } from './domain/clock.js';
+import type { GatewayEvents } from './events/gateway-events.js';
+import type { IngestLoop } from './ingest/ingest-loop.js';
+import type { MarketReader } from './market-data/market-reader.js';
+import type { ProtocolRegistry } from './protocols/protocol-registry.js';
+import type { CandleStore } from './stores/candle-store.js';
+import type { SnapshotCache } from './stores/snapshot-cache.js';
+import type { SimulatedSource } from './venues/simulated-source.js';
+
+/** Everything built once at start-up and passed to resolvers through the context. */
+export interface AppServices {
+  config: GatewayConfig;
+  logger: Logger;
+  clock: Clock;
+  cache: SnapshotCache;
+  candles: CandleStore;
+  reader: MarketReader;
+  protocols: ProtocolRegistry;
+  events: GatewayEvents;
+  contract: ContractDocuments;
+  sources: SimulatedSource[];
+  ingest: IngestLoop;
+}

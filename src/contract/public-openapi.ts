@@ -1,0 +1,150 @@
+import { getNamedType, isNonNullType, isObjectType, type GraphQLSchema } from 'graphql';
+import { CONTRACT_SCHEMA_VERSION, sofaPath, type RouteSpec } from './route-registry.js';
+import { ERROR_RESPONSE_SCHEMA, FRESHNESS_SCHEMA, PUBLIC_ENVELOPE_SCHEMA, SHARED_ERROR_STATUSES } from './openapi-schemas.js';
+
+export type OpenApiDocument = Record<string, any>;
+type JsonSchema = Record<string, any>;
+
+const REF = '#/components/schemas/';
+const errorContent = { 'application/json': { schema: { $ref: `${REF}ErrorResponse` } } };
+
+/**
+ * The public contract: Sofa's OpenAPI 3.0 output filtered to the public routes of the registry
+ * and upgraded to OpenAPI 3.1.0: registry parameters (enums, bounds, defaults), the envelope and
+ * error schemas as components, every declared error status, and nullability from the GraphQL schema.
+ */
+export function buildPublicOpenApi(sofaDoc: OpenApiDocument, routes: readonly RouteSpec[], schema: GraphQLSchema): OpenApiDocument {
+  const paths: Record<string, any> = {};
+  for (const route of routes.filter((r) => r.visibility === 'public')) {
+    const sofaOp = sofaDoc.paths?.[sofaPath(route).replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
+    if (!sofaOp) throw new Error(`Sofa produced no operation for ${route.method} ${route.path}`);
+    const success = sofaOp.responses?.['200']?.content?.['application/json']?.schema;
+    if (!success) throw new Error(`Sofa produced no success schema for ${route.path}`);
+    paths[route.path] = { [route.method.toLowerCase()]: operationOf(route, sofaOp, success) };
+  }
+
+  const schemas: Record<string, JsonSchema> = {
+    PublicEnvelope: PUBLIC_ENVELOPE_SCHEMA,
+    Freshness: FRESHNESS_SCHEMA,
+    ErrorResponse: ERROR_RESPONSE_SCHEMA,
+  };
+  const pending = [...refsIn(paths)];
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    if (schemas[name]) continue;
+    const raw = sofaDoc.components?.schemas?.[name];
+    if (!raw) throw new Error(`Sofa's document has no schema ${name}`);
+    schemas[name] = upgradeSchema(name, raw, schema);
+    pending.push(...refsIn(schemas[name]));
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Trading Gateway: public market data',
+      version: '1.0.0',
+      description:
+        'Unauthenticated, cache-first, read-only market data. Every data response is a public envelope with freshness metadata; stale data must not be treated as an execution signal.',
+      'x-contract-schema-version': CONTRACT_SCHEMA_VERSION,
+    },
+    servers: [{ url: '/' }],
+    tags: [{ name: 'public', description: 'Public data plane (no authentication).' }],
+    paths,
+    components: {
+      schemas: sortKeys(schemas),
+      responses: Object.fromEntries(
+        Object.entries(SHARED_ERROR_STATUSES).map(([status, description]) => [
+          `Error${status}`,
+          { description, content: errorContent, ...(status === '429' ? { headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } } } : {}) },
+        ]),
+      ),
+    },
+  };
+}
+
+function operationOf(route: RouteSpec, sofaOp: any, success: JsonSchema): Record<string, unknown> {
+  const sofaParams: any[] = sofaOp.parameters ?? [];
+  const parameters: any[] = [];
+  for (const [name, description] of Object.entries(route.pathParams ?? {})) {
+    parameters.push({ name, in: 'path', required: true, description, schema: { type: 'string', minLength: 1 } });
+  }
+  for (const [name, spec] of Object.entries(route.queryParams ?? {})) {
+    const { description, type, ...rules } = spec;
+    parameters.push({ name, in: 'query', required: false, description, schema: { type, ...rules } });
+  }
+  const declared = new Set(parameters.map((p) => `${p.in}:${p.name}`));
+  for (const p of sofaParams) {
+    if (!declared.has(`${p.in}:${p.name}`)) throw new Error(`${route.path}: Sofa parameter ${p.in}:${p.name} is missing from the route registry`);
+  }
+
+  const headers: Record<string, unknown> = {
+    'Cache-Control': { schema: { type: 'string' }, description: 'Cacheable only for what remains of the data max age.' },
+    'x-request-id': { schema: { type: 'string' } },
+  };
+  if (route.caching === 'etag') headers.ETag = { schema: { type: 'string' }, description: 'Weak validator of the snapshot; send it as If-None-Match.' };
+  const responses: Record<string, unknown> = {
+    '200': { description: route.summary, headers, content: { 'application/json': { schema: success } } },
+  };
+  if (route.caching === 'etag') responses['304'] = { description: 'Not modified: the snapshot behind the given ETag is current.' };
+  for (const status of Object.keys(SHARED_ERROR_STATUSES)) responses[status] = { $ref: `#/components/responses/Error${status}` };
+  for (const [status, spec] of Object.entries(route.errors ?? {})) {
+    if (!spec) continue;
+    responses[status] = spec.envelope
+      ? { description: spec.description, content: { 'application/json': { schema: success } } }
+      : { description: spec.code ? `${spec.description} Code: ${spec.code}.` : spec.description, content: errorContent };
+  }
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: ['public'],
+    security: [],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    responses,
+    'x-max-age-ms': route.maxAgeMs,
+  };
+}
+
+/** Sofa never marks nullable fields: take nullability from the GraphQL type (3.1 style). */
+function upgradeSchema(name: string, raw: JsonSchema, schema: GraphQLSchema): JsonSchema {
+  const type = schema.getType(name);
+  const out: JsonSchema = structuredClone(raw);
+  if (!isObjectType(type) || !out.properties) return out;
+  const fields = type.getFields();
+  for (const [prop, propSchema] of Object.entries<JsonSchema>(out.properties)) {
+    const field = fields[prop];
+    if (field && !isNonNullType(field.type)) out.properties[prop] = nullable(propSchema);
+  }
+  if (name.endsWith('Envelope')) {
+    out.additionalProperties = true;
+    out.required = [...new Set([...(out.required ?? []), 'data'])];
+    out.properties.freshness = { $ref: `${REF}Freshness` };
+    return { allOf: [{ $ref: `${REF}PublicEnvelope` }, out], description: out.description };
+  }
+  if (getNamedType(type).name === 'Freshness') out.additionalProperties = true;
+  return out;
+}
+
+function nullable(s: JsonSchema): JsonSchema {
+  if (s.$ref) {
+    const { $ref, ...rest } = s;
+    return { ...rest, anyOf: [{ $ref }, { type: 'null' }] };
+  }
+  const out: JsonSchema = { ...s, type: Array.isArray(s.type) ? [...new Set([...s.type, 'null'])] : [s.type, 'null'] };
+  if (Array.isArray(s.enum)) out.enum = [...s.enum, null];
+  return out;
+}
+
+function refsIn(value: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const v of value) refsIn(v, found);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === '$ref' && typeof v === 'string' && v.startsWith(REF)) found.add(v.slice(REF.length));
+      else refsIn(v, found);
+    }
+  }
+  return found;
+}
+
+function sortKeys<T>(o: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+}

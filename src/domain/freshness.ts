@@ -1,0 +1,49 @@
+import { worstStatus, type SourceStatus } from './source-health.js';
+
+/** Spec: Freshness object. */
+export interface Freshness {
+  asOf: string;
+  freshnessMs: number;
+  stale: boolean;
+  staleReason: string | null;
+  sourceStatus: SourceStatus;
+}
+
+export const MAX_AGE_MS = { default: 60_000, orderBook: 5_000 } as const;
+
+export type StaleReason = 'max_age_exceeded' | 'source_down' | 'no_snapshot' | 'not_found';
+
+/**
+ * Freshness of data observed at `asOf`, computed at request time (DESIGN: Data plane).
+ * Stale when older than `maxAgeMs` or when its source is down.
+ */
+export function freshnessOf(asOf: number, sourceStatus: SourceStatus, maxAgeMs: number, now: number): Freshness {
+  const freshnessMs = Math.max(0, now - asOf);
+  const staleReason: StaleReason | null =
+    sourceStatus === 'down' ? 'source_down' : freshnessMs > maxAgeMs ? 'max_age_exceeded' : null;
+  return { asOf: new Date(asOf).toISOString(), freshnessMs, stale: staleReason !== null, staleReason, sourceStatus };
+}
+
+/** Freshness of a response that has no data behind it (unknown market, never ingested). */
+export function missingFreshness(reason: 'not_found' | 'no_snapshot', sourceStatus: SourceStatus, now: number): Freshness {
+  return { asOf: new Date(now).toISOString(), freshnessMs: 0, stale: true, staleReason: reason, sourceStatus };
+}
+
+/** Freshness of an aggregate: as old as its oldest part, stale if any part is. */
+export function combineFreshness(parts: Freshness[], fallback: Freshness): Freshness {
+  if (parts.length === 0) return fallback;
+  let oldest = parts[0]!;
+  let stalePart: Freshness | undefined;
+  for (const p of parts) {
+    if (p.freshnessMs > oldest.freshnessMs) oldest = p;
+    if (p.stale && !stalePart) stalePart = p;
+  }
+  const sourceStatus = worstStatus(parts.map((p) => p.sourceStatus));
+  return {
+    asOf: oldest.asOf,
+    freshnessMs: oldest.freshnessMs,
+    stale: stalePart !== undefined,
+    staleReason: stalePart?.staleReason ?? null,
+    sourceStatus,
+  };
+}

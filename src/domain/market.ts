@@ -1,0 +1,61 @@
+export type MarketKind = 'perpetual' | 'equity' | 'swap_pool' | 'lending';
+
+/** Static description of a market, owned by the venue that lists it. */
+export interface MarketDefinition {
+  id: string;
+  /** Base asset symbol; `{asset}` path parameters resolve a symbol to its primary market. */
+  asset: string;
+  quote: string;
+  kind: MarketKind;
+  protocolId: string;
+  sourceId: string;
+  priceDecimals: number;
+  sizeDecimals: number;
+  /** Reference price the deterministic process oscillates around. */
+  basePrice: number;
+  /** Relative amplitude of the price process (0.05 = about ±5 %). */
+  volatility: number;
+  /** Notional traded per minute in quote units, before noise. */
+  volumePerMinute: number;
+  hasOrderBook: boolean;
+}
+
+/** What a venue reports for one market at one moment; amounts are decimal strings. */
+export interface MarketQuote {
+  marketId: string;
+  price: string;
+  change24hPct: string;
+  high24h: string;
+  low24h: string;
+  volume24h: string;
+  fundingRate: string | null;
+  nextFundingAt: number | null;
+  openInterest: string | null;
+  supplyApy: string | null;
+  borrowApy: string | null;
+  utilization: string | null;
+  sessionOpen: boolean | null;
+  /** Volume the venue traded since its previous quote, for candle observations. */
+  volumeDelta: string;
+  /** The venue's own timestamp of the quote, when it gives one. */
+  sourceTime: number;
+}
+
+/** A quote as stored by ingest: stamped with the time the gateway received it. */
+export interface MarketSnapshot extends MarketQuote {
+  receivedAt: number;
+}
+
+export interface OrderBookLevel {
+  price: string;
+  size: string;
+  cumulativeSize: string;
+}
+
+export interface OrderBookSnapshot {
+  marketId: string;
+  bids: OrderBookLevel[];
+  asks: OrderBookLevel[];
+  sourceTime: number;
+  receivedAt: number;
+}

@@ -1,0 +1,17 @@
+import { createPubSub, type PubSub, type PubSubEventTarget } from 'graphql-yoga';
+import type { MarketFreshness, MarketView } from '../market-data/market-view.js';
+import type { OrderBookView } from '../market-data/order-book-view.js';
+
+/** Every event the gateway publishes; payloads are complete when published. */
+export type GatewayEventMap = {
+  'market:updated': [MarketView];
+  'orderbook:updated': [OrderBookView];
+  'freshness:changed': [MarketFreshness];
+};
+
+export type GatewayEvents = PubSub<GatewayEventMap>;
+
+/** In-process events by default; a shared event target (Redis) fans them out across replicas. */
+export function createGatewayEvents(eventTarget?: PubSubEventTarget<GatewayEventMap>): GatewayEvents {
+  return createPubSub<GatewayEventMap>(eventTarget ? { eventTarget } : {});
+}

@@ -1,0 +1,33 @@
+import type { Logger } from 'pino';
+import { errorJson, errorResponse } from '../errors/error-response.js';
+import { isGatewayError } from '../errors/gateway-error.js';
+import { currentScope } from './request-scope.js';
+
+/**
+ * Turns what Sofa collected into the spec's error response. Only chosen fields are copied:
+ * never `extensions`, stacks or paths. Unexpected errors are logged and masked as 500.
+ */
+export function sofaErrorHandler(logger: Logger) {
+  return (errors: readonly unknown[]): Response => {
+    const scope = currentScope();
+    const requestId = scope?.requestId;
+    const first = errors[0] as { message?: string; originalError?: unknown; extensions?: { http?: { status?: number } } } | undefined;
+    const gateway = [first, first?.originalError].find(isGatewayError);
+    if (gateway) {
+      const headers: Record<string, string> = gateway.options.retryAfter !== undefined ? { 'retry-after': String(gateway.options.retryAfter) } : {};
+      return errorJson(gateway.status, errorResponse(gateway.status, gateway.code, gateway.message, requestId, gateway.options), headers);
+    }
+    const status = first?.extensions?.http?.status;
+    if (status !== undefined && status >= 400 && status < 500) {
+      // Sofa's own input errors (bad JSON body, uncoercible variable).
+      const code = scope?.route?.invalidInputCode ?? 'invalid_request';
+      return errorJson(status, errorResponse(status, code, first?.message ?? 'Invalid request.', requestId, { retryable: false }));
+    }
+    if (first?.message?.startsWith('Variable "$')) {
+      const code = scope?.route?.invalidInputCode ?? 'invalid_request';
+      return errorJson(400, errorResponse(400, code, first.message, requestId, { retryable: false }));
+    }
+    logger.error({ err: first?.originalError ?? first, requestId, route: scope?.route?.operationId }, 'unexpected error on a REST route');
+    return errorJson(500, errorResponse(500, 'internal_error', 'Unexpected error.', requestId, { retryable: true }));
+  };
+}

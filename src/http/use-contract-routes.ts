@@ -1,0 +1,63 @@
+import type { Plugin } from 'graphql-yoga';
+import { errorJson, errorResponse } from '../errors/error-response.js';
+import { RouteMatcher, type RouteSpec } from '../contract/route-registry.js';
+import { currentScope } from './request-scope.js';
+
+/**
+ * Only contract routes exist. Under `/api/` a request must match a registry row (so Sofa's
+ * default per-field routes, its webhook routes and its docs are unreachable); a known path with
+ * another method is 405; everything outside `/api/` and the GraphQL endpoint is a JSON 404.
+ * Integer query parameters are checked here because Sofa coerces them before any resolver runs.
+ */
+export function useContractRoutes(routes: readonly RouteSpec[], graphqlEndpoint: string): Plugin {
+  const matcher = new RouteMatcher(routes);
+  return {
+    onRequest({ request, url, endResponse }) {
+      const path = url.pathname;
+      if (path === graphqlEndpoint) return;
+      const scope = currentScope();
+      const requestId = scope?.requestId;
+      let matches;
+      try {
+        matches = path.startsWith('/api/') ? matcher.match(path) : [];
+      } catch {
+        return endResponse(errorJson(400, errorResponse(400, 'invalid_request', 'The path is not valid percent-encoding.', requestId, { retryable: false })));
+      }
+      if (matches.length === 0) {
+        return endResponse(
+          errorJson(404, errorResponse(404, 'route_not_found', `No route ${request.method} ${path}.`, requestId, {
+            retryable: false,
+            nextAction: 'See the contract at GET /api/v1/public/openapi.public.json.',
+          })),
+        );
+      }
+      const match = matches.find((m) => m.route.method === request.method);
+      if (!match) {
+        const allow = [...new Set(matches.map((m) => m.route.method))].join(', ');
+        return endResponse(
+          errorJson(405, errorResponse(405, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allow}.`, requestId, { retryable: false }), { allow }),
+        );
+      }
+      if (scope) scope.route = match.route;
+      const problem = queryProblem(match.route, url.searchParams);
+      if (problem) {
+        const code = match.route.invalidInputCode ?? 'invalid_request';
+        return endResponse(errorJson(400, errorResponse(400, code, problem.message, requestId, { details: { parameter: problem.parameter }, retryable: false })));
+      }
+    },
+  };
+}
+
+const INTEGER = /^-?\d{1,15}$/;
+
+function queryProblem(route: RouteSpec, query: URLSearchParams): { parameter: string; message: string } | undefined {
+  for (const [name, spec] of Object.entries(route.queryParams ?? {})) {
+    const values = query.getAll(name);
+    if (values.length > 1) return { parameter: name, message: `'${name}' is given more than once.` };
+    const value = values[0];
+    if (value !== undefined && spec.type === 'integer' && !INTEGER.test(value)) {
+      return { parameter: name, message: `'${name}' must be an integer from ${spec.minimum} to ${spec.maximum}.` };
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,50 @@
+import { Decimal } from 'decimal.js';
+import type { MarketDefinition } from '../domain/market.js';
+import type { Candle, CandleStore } from '../stores/candle-store.js';
+import { isSessionOpen } from '../venues/equity-session.js';
+import { tradedPriceAt } from '../venues/simulated-source.js';
+import { volumeBetween } from '../venues/price-process.js';
+
+const SAMPLES_PER_CANDLE = 12;
+
+/**
+ * Fills every candle tier from the simulator's deterministic past, so history has a year of
+ * days and a day of minutes on the first request. The current bucket is filled up to `now`.
+ */
+export async function backfillCandles(store: CandleStore, markets: readonly MarketDefinition[], now: number): Promise<void> {
+  for (const m of markets) {
+    for (const tier of store.tiers) {
+      const res = tier.resolutionMs;
+      const first = Math.floor((now - tier.retentionMs) / res) * res + res;
+      const candles: Candle[] = [];
+      for (let start = first; start <= now; start += res) {
+        const c = sampleCandle(m, start, Math.min(start + res, now + 1));
+        if (c) candles.push(c);
+      }
+      await store.putCandles(m.id, res, candles);
+    }
+  }
+}
+
+function sampleCandle(m: MarketDefinition, start: number, end: number): Candle | undefined {
+  const step = (end - start) / SAMPLES_PER_CANDLE;
+  const prices: number[] = [];
+  let volume = 0;
+  for (let i = 0; i < SAMPLES_PER_CANDLE; i++) {
+    const t = Math.floor(start + i * step);
+    if (m.kind === 'equity' && !isSessionOpen(t)) continue; // no trades outside the session
+    prices.push(tradedPriceAt(m, t));
+    volume += volumeBetween(m, t, step);
+  }
+  if (prices.length === 0) return undefined;
+  const dp = m.priceDecimals;
+  const f = (x: number) => new Decimal(x).toFixed(dp);
+  return {
+    start,
+    open: f(prices[0]!),
+    high: f(Math.max(...prices)),
+    low: f(Math.min(...prices)),
+    close: f(prices[prices.length - 1]!),
+    volume: new Decimal(volume).toFixed(2),
+  };
+}

@@ -1,0 +1,123 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../domain/clock.js';
+import type { SourceHealth } from '../domain/source-health.js';
+import type { GatewayEvents } from '../events/gateway-events.js';
+import type { MarketReader } from '../market-data/market-reader.js';
+import { orderBookView } from '../market-data/order-book-view.js';
+import type { CandleStore } from '../stores/candle-store.js';
+import type { SnapshotCache } from '../stores/snapshot-cache.js';
+import type { MarketDataSource } from '../venues/market-data-source.js';
+
+export interface IngestDeps {
+  sources: readonly MarketDataSource[];
+  cache: SnapshotCache;
+  candles: CandleStore;
+  reader: MarketReader;
+  events: GatewayEvents;
+  clock: Clock;
+  logger: Logger;
+}
+
+const FRESHNESS_CHECK_MS = 1_000;
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+/**
+ * Polls each venue on its own interval, stamps and caches what it reads, appends candle
+ * observations, records source health, and publishes market, book and freshness events.
+ * Public reads never call a venue: this loop is the only caller.
+ */
+export class IngestLoop {
+  private readonly timers: NodeJS.Timeout[] = [];
+  /** Last freshness state published per market, so only changes are published. */
+  private readonly published = new Map<string, string>();
+
+  constructor(private readonly deps: IngestDeps) {}
+
+  start(): void {
+    for (const source of this.deps.sources) {
+      this.timers.push(setInterval(() => void this.pollSource(source), source.pollIntervalMs));
+    }
+    this.timers.push(setInterval(() => void this.publishFreshnessChanges(), FRESHNESS_CHECK_MS));
+    this.timers.push(setInterval(() => void this.deps.candles.prune(this.deps.clock.now()), PRUNE_EVERY_MS));
+    for (const t of this.timers) t.unref();
+  }
+
+  stop(): void {
+    for (const t of this.timers.splice(0)) clearInterval(t);
+  }
+
+  /** One poll of every source, in parallel. */
+  async pollAll(): Promise<void> {
+    await Promise.all(this.deps.sources.map((s) => this.pollSource(s)));
+  }
+
+  async pollSource(source: MarketDataSource): Promise<void> {
+    const { cache, candles, events, clock, logger, reader } = this.deps;
+    const startedAt = clock.now();
+    const previous = await cache.getSourceHealth(source.id);
+    let health: SourceHealth;
+    try {
+      const reading = await source.read(startedAt);
+      const receivedAt = clock.now();
+      for (const q of reading.quotes) {
+        await cache.putMarket({ ...q, receivedAt });
+        await candles.record(q.marketId, { time: q.sourceTime, price: q.price, volume: q.volumeDelta });
+      }
+      for (const b of reading.books) await cache.putOrderBook({ ...b, receivedAt });
+      health = {
+        sourceId: source.id,
+        status: reading.degraded ? 'degraded' : 'healthy',
+        lastAttemptAt: startedAt,
+        lastSuccessAt: receivedAt,
+        lastError: reading.degraded ? 'venue answered in part (order books missing)' : null,
+        consecutiveFailures: 0,
+      };
+      await cache.putSourceHealth(health);
+      const now = clock.now();
+      const markets = source.markets();
+      const { views } = await reader.views(markets, now);
+      for (const view of views) events.publish('market:updated', view);
+      for (const b of reading.books) {
+        const m = reader.directory.resolve(b.marketId);
+        const book = await cache.getOrderBook(b.marketId);
+        if (m && book) events.publish('orderbook:updated', orderBookView(m, book, health.status, now));
+      }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      health = {
+        sourceId: source.id,
+        status: 'down',
+        lastAttemptAt: startedAt,
+        lastSuccessAt: previous?.lastSuccessAt ?? null,
+        lastError: message,
+        consecutiveFailures: (previous?.consecutiveFailures ?? 0) + 1,
+      };
+      await cache.putSourceHealth(health);
+      if (health.consecutiveFailures === 1) logger.warn({ source: source.id, err: message }, 'market-data source down');
+    }
+    if (previous && previous.status !== health.status) {
+      logger.info({ source: source.id, from: previous.status, to: health.status }, 'source status changed');
+    }
+    await this.publishFreshnessChanges(source.markets().map((m) => m.id));
+  }
+
+  /**
+   * Publishes `freshness:changed` for markets whose freshness moved: a new snapshot, a source
+   * status change, or a stale flip caused only by time passing (hence the periodic check).
+   */
+  async publishFreshnessChanges(marketIds?: readonly string[]): Promise<void> {
+    const { reader, events, clock } = this.deps;
+    const now = clock.now();
+    const markets = marketIds
+      ? marketIds.map((id) => reader.directory.resolve(id)).filter((m) => m !== undefined)
+      : reader.directory.markets;
+    for (const m of markets) {
+      const current = await reader.freshness(m, now);
+      const f = current.freshness;
+      const key = `${f.asOf}|${f.stale}|${f.staleReason}|${f.sourceStatus}`;
+      if (this.published.get(m.id) === key) continue;
+      this.published.set(m.id, key);
+      events.publish('freshness:changed', current);
+    }
+  }
+}

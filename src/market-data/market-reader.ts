@@ -1,0 +1,50 @@
+import { freshnessOf, MAX_AGE_MS, missingFreshness, type Freshness } from '../domain/freshness.js';
+import type { MarketDefinition } from '../domain/market.js';
+import type { SourceHealth, SourceStatus } from '../domain/source-health.js';
+import type { Clock } from '../domain/clock.js';
+import type { SnapshotCache } from '../stores/snapshot-cache.js';
+import type { MarketDirectory } from './market-directory.js';
+import { recordOf, type MarketFreshness, type MarketView } from './market-view.js';
+
+/** Reads public market views from the snapshot cache, with freshness computed at read time. */
+export class MarketReader {
+  constructor(
+    readonly directory: MarketDirectory,
+    private readonly cache: SnapshotCache,
+    private readonly clock: Clock,
+  ) {}
+
+  async healthBySource(): Promise<Map<string, SourceHealth>> {
+    return new Map((await this.cache.listSourceHealth()).map((h) => [h.sourceId, h]));
+  }
+
+  async sourceStatus(sourceId: string): Promise<SourceStatus> {
+    return (await this.cache.getSourceHealth(sourceId))?.status ?? 'unknown';
+  }
+
+  /** Views of `markets` that have a snapshot, in listing order, plus those that have none. */
+  async views(markets: readonly MarketDefinition[], now = this.clock.now()): Promise<{ views: MarketView[]; missing: MarketDefinition[] }> {
+    const [snapshots, health] = await Promise.all([this.cache.getMarkets(markets.map((m) => m.id)), this.healthBySource()]);
+    const views: MarketView[] = [];
+    const missing: MarketDefinition[] = [];
+    markets.forEach((m, i) => {
+      const s = snapshots[i];
+      if (!s) return void missing.push(m);
+      const record = recordOf(m, s);
+      const status = health.get(m.sourceId)?.status ?? 'unknown';
+      views.push({ ...record, freshness: freshnessOf(record.asOfMs, status, MAX_AGE_MS.default, now) });
+    });
+    return { views, missing };
+  }
+
+  async view(m: MarketDefinition, now = this.clock.now()): Promise<MarketView | undefined> {
+    return (await this.views([m], now)).views[0];
+  }
+
+  /** Current freshness of one market, also when it has no snapshot yet. */
+  async freshness(m: MarketDefinition, now = this.clock.now()): Promise<MarketFreshness> {
+    const view = await this.view(m, now);
+    const freshness: Freshness = view?.freshness ?? missingFreshness('no_snapshot', await this.sourceStatus(m.sourceId), now);
+    return { marketId: m.id, asset: m.asset, freshness };
+  }
+}

@@ -1,0 +1,34 @@
+import type { MarketSnapshot, OrderBookSnapshot } from '../../domain/market.js';
+import type { SourceHealth } from '../../domain/source-health.js';
+import type { SnapshotCache } from '../snapshot-cache.js';
+
+export class MemorySnapshotCache implements SnapshotCache {
+  private readonly markets = new Map<string, MarketSnapshot>();
+  private readonly books = new Map<string, OrderBookSnapshot>();
+  private readonly health = new Map<string, SourceHealth>();
+
+  async putMarket(snapshot: MarketSnapshot): Promise<void> {
+    this.markets.set(snapshot.marketId, snapshot);
+  }
+  async getMarket(marketId: string): Promise<MarketSnapshot | undefined> {
+    return this.markets.get(marketId);
+  }
+  async getMarkets(marketIds: readonly string[]): Promise<(MarketSnapshot | undefined)[]> {
+    return marketIds.map((id) => this.markets.get(id));
+  }
+  async putOrderBook(book: OrderBookSnapshot): Promise<void> {
+    this.books.set(book.marketId, book);
+  }
+  async getOrderBook(marketId: string): Promise<OrderBookSnapshot | undefined> {
+    return this.books.get(marketId);
+  }
+  async putSourceHealth(health: SourceHealth): Promise<void> {
+    this.health.set(health.sourceId, health);
+  }
+  async getSourceHealth(sourceId: string): Promise<SourceHealth | undefined> {
+    return this.health.get(sourceId);
+  }
+  async listSourceHealth(): Promise<SourceHealth[]> {
+    return [...this.health.values()];
+  }
+}

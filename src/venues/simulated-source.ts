@@ -1,0 +1,134 @@
+import { Decimal } from 'decimal.js';
+import type { MarketDefinition, MarketQuote, OrderBookLevel } from '../domain/market.js';
+import type { MarketDataSource, SourceFault, SourceReading } from './market-data-source.js';
+import { isSessionOpen, lastTradingInstant } from './equity-session.js';
+import { noise, priceAt, seedOf, TIME, volumeBetween } from './price-process.js';
+
+/** Levels a simulated venue publishes per side; the public read caps at 100 (spec). */
+export const SIMULATED_BOOK_DEPTH = 120;
+
+/**
+ * A venue simulated in-process: deterministic prices, 24 h statistics, funding, lending rates and
+ * order books. `setFault` makes it answer degraded or fail, so stale and 503 paths are real.
+ */
+export class SimulatedSource implements MarketDataSource {
+  private fault: SourceFault = 'none';
+  private lastReadAt: number | undefined;
+
+  constructor(
+    readonly id: string,
+    private readonly listed: readonly MarketDefinition[],
+    readonly pollIntervalMs: number,
+  ) {}
+
+  markets(): readonly MarketDefinition[] {
+    return this.listed;
+  }
+
+  setFault(fault: SourceFault): void {
+    this.fault = fault;
+  }
+
+  currentFault(): SourceFault {
+    return this.fault;
+  }
+
+  async read(now: number): Promise<SourceReading> {
+    if (this.fault === 'down') throw new Error(`${this.id}: venue unreachable (simulated outage)`);
+    const since = this.lastReadAt ?? now - this.pollIntervalMs;
+    this.lastReadAt = now;
+    const quotes = this.listed.map((m) => quoteOf(m, now, since));
+    // A degraded venue still quotes prices but stops publishing books.
+    const books =
+      this.fault === 'degraded'
+        ? []
+        : this.listed.filter((m) => m.hasOrderBook).map((m) => ({ marketId: m.id, sourceTime: now, ...bookOf(m, now) }));
+    return { quotes, books, degraded: this.fault === 'degraded' };
+  }
+}
+
+/** Price at `t` as the venue trades it: equities do not move outside their session. */
+export function tradedPriceAt(m: MarketDefinition, t: number): number {
+  return priceAt(m, m.kind === 'equity' ? lastTradingInstant(t) : t);
+}
+
+function fixed(value: number | Decimal, decimals: number): string {
+  return new Decimal(value).toFixed(decimals, Decimal.ROUND_HALF_EVEN);
+}
+
+export function quoteOf(m: MarketDefinition, now: number, since: number): MarketQuote {
+  const price = tradedPriceAt(m, now);
+  const dayAgo = tradedPriceAt(m, now - TIME.DAY);
+  let high = price;
+  let low = price;
+  let volume = 0;
+  for (let t = now - TIME.DAY; t < now; t += 15 * TIME.MINUTE) {
+    const p = tradedPriceAt(m, t);
+    high = Math.max(high, p);
+    low = Math.min(low, p);
+    if (m.kind !== 'equity' || isSessionOpen(t)) volume += volumeBetween(m, t, 15 * TIME.MINUTE);
+  }
+  const quote: MarketQuote = {
+    marketId: m.id,
+    price: fixed(price, m.priceDecimals),
+    change24hPct: fixed(((price - dayAgo) / dayAgo) * 100, 4),
+    high24h: fixed(high, m.priceDecimals),
+    low24h: fixed(low, m.priceDecimals),
+    volume24h: fixed(volume, 2),
+    fundingRate: null,
+    nextFundingAt: null,
+    openInterest: null,
+    supplyApy: null,
+    borrowApy: null,
+    utilization: null,
+    sessionOpen: null,
+    volumeDelta: fixed(m.kind !== 'equity' || isSessionOpen(now) ? volumeBetween(m, since, Math.max(0, now - since)) : 0, 2),
+    sourceTime: now,
+  };
+  if (m.kind === 'perpetual') {
+    quote.fundingRate = fixed(fundingRateAt(m, now), 8);
+    quote.nextFundingAt = Math.floor(now / TIME.HOUR) * TIME.HOUR + TIME.HOUR;
+    quote.openInterest = fixed(m.volumePerMinute * 600 * (0.8 + 0.4 * noise(seedOf(m.id), Math.floor(now / TIME.HOUR))), 2);
+  }
+  if (m.kind === 'equity') quote.sessionOpen = isSessionOpen(now);
+  if (m.kind === 'lending') Object.assign(quote, lendingRatesAt(m, now));
+  return quote;
+}
+
+/** Hourly funding rate of a perpetual: follows the premium of the price over its slow trend. */
+export function fundingRateAt(m: MarketDefinition, t: number): number {
+  const hour = Math.floor(t / TIME.HOUR) * TIME.HOUR;
+  const premium = priceAt(m, hour) / priceAt(m, hour - 8 * TIME.HOUR) - 1;
+  return Math.max(-0.00075, Math.min(0.00075, 0.0000125 + premium * 0.01));
+}
+
+/** Utilisation-based rates with a kink at 80 % (the usual lending-pool curve). */
+export function lendingRatesAt(m: MarketDefinition, t: number): Pick<MarketQuote, 'supplyApy' | 'borrowApy' | 'utilization'> {
+  const u = 0.55 + 0.35 * Math.sin((2 * Math.PI * t) / (3 * TIME.DAY) + (seedOf(m.id) % 628) / 100);
+  const kink = 0.8;
+  const borrow = u <= kink ? 0.02 + 0.1 * (u / kink) : 0.12 + 1.5 * ((u - kink) / (1 - kink));
+  const supply = borrow * u * (1 - 0.1);
+  return { utilization: fixed(u, 4), borrowApy: fixed(borrow * 100, 4), supplyApy: fixed(supply * 100, 4) };
+}
+
+function bookOf(m: MarketDefinition, now: number): { bids: OrderBookLevel[]; asks: OrderBookLevel[] } {
+  const mid = new Decimal(tradedPriceAt(m, now));
+  const tick = new Decimal(1).div(new Decimal(10).pow(m.priceDecimals));
+  const step = Decimal.max(tick, mid.mul(0.0001).toDecimalPlaces(m.priceDecimals));
+  const seed = seedOf(m.id) ^ Math.floor(now / 1000);
+  const unit = m.volumePerMinute / mid.toNumber() / 400;
+  const side = (sign: 1 | -1): OrderBookLevel[] => {
+    const levels: OrderBookLevel[] = [];
+    let cumulative = new Decimal(0);
+    const best = mid.plus(step.mul(sign).div(2)).toDecimalPlaces(m.priceDecimals, sign > 0 ? Decimal.ROUND_UP : Decimal.ROUND_DOWN);
+    for (let i = 0; i < SIMULATED_BOOK_DEPTH; i++) {
+      const price = best.plus(step.mul(i * sign));
+      const size = new Decimal(unit * (0.2 + 2 * noise(seed + sign, i)) * (1 + i / 40)).toDecimalPlaces(m.sizeDecimals, Decimal.ROUND_DOWN);
+      const positive = size.isZero() ? new Decimal(1).div(new Decimal(10).pow(m.sizeDecimals)) : size;
+      cumulative = cumulative.plus(positive);
+      levels.push({ price: price.toFixed(m.priceDecimals), size: positive.toFixed(m.sizeDecimals), cumulativeSize: cumulative.toFixed(m.sizeDecimals) });
+    }
+    return levels;
+  };
+  return { bids: side(-1), asks: side(1) };
+}

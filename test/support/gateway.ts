@@ -1,0 +1,45 @@
+import type { AddressInfo } from 'node:net';
+import { buildApp, type GatewayApp } from '../../src/app.js';
+import { testConfig, type GatewayConfig } from '../../src/config.js';
+import { ManualClock } from '../../src/domain/clock.js';
+
+export interface TestGateway {
+  app: GatewayApp;
+  baseUrl: string;
+  /** The gateway's clock; advance it to age snapshots. */
+  clock: ManualClock;
+  get(path: string, init?: RequestInit): Promise<Response>;
+  /** Fault hook: make a simulated venue degraded or down, then poll it. */
+  setFault(sourceId: string, fault: 'none' | 'degraded' | 'down'): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real gateway on an ephemeral port with a manual clock and ingest driven by the test
+ * (`app.services.ingest.pollAll()`), so freshness is deterministic.
+ */
+export async function startGateway(overrides: Partial<GatewayConfig> = {}, at = Date.now()): Promise<TestGateway> {
+  const clock = new ManualClock(at);
+  const app = buildApp(testConfig(overrides), { clock });
+  await app.start({ ingest: false });
+  const server = app.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    app,
+    baseUrl,
+    clock,
+    get: (path, init) => fetch(baseUrl + path, init),
+    async setFault(sourceId, fault) {
+      const source = app.services.sources.find((s) => s.id === sourceId);
+      if (!source) throw new Error(`no simulated source ${sourceId}`);
+      source.setFault(fault);
+      await app.services.ingest.pollSource(source);
+    },
+    async close() {
+      await app.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
