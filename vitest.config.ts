@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // graphql ships ESM and CJS builds; vite would otherwise load both ("another module or realm").
+  resolve: { alias: { graphql: 'graphql/index.js' } },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,

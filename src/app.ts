@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { createYoga } from 'graphql-yoga';
+import { getOperationAST } from 'graphql';
 import type { Logger } from 'pino';
 import { buildSchema } from '../schema/index.js';
 import type { GatewayContext } from '../schema/context.js';
@@ -83,7 +84,12 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       error: (...args) => logger.error({ args }, 'yoga'),
     },
     context: (): GatewayContext => ({ services, http: currentScope() }),
-    plugins: [useContractRoutes(ROUTES, GRAPHQL_ENDPOINT), useGraphQlJit(), useSofaRoutes({ contract: services.contract, logger })],
+    plugins: [
+      useContractRoutes(ROUTES, GRAPHQL_ENDPOINT),
+      // jit's compiled subscribe drops field arguments: compile queries and mutations only.
+      useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== 'subscription' }),
+      useSofaRoutes({ contract: services.contract, logger }),
+    ],
   });
 
   const closers: (() => Promise<void>)[] = [];

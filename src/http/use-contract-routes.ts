@@ -7,7 +7,8 @@ import { currentScope } from './request-scope.js';
  * Only contract routes exist. Under `/api/` a request must match a registry row (so Sofa's
  * default per-field routes, its webhook routes and its docs are unreachable); a known path with
  * another method is 405; everything outside `/api/` and the GraphQL endpoint is a JSON 404.
- * Integer query parameters are checked here because Sofa coerces them before any resolver runs.
+ * Integer and empty query parameters are checked here: Sofa coerces integers before any resolver
+ * runs and reads an empty value as absent.
  */
 export function useContractRoutes(routes: readonly RouteSpec[], graphqlEndpoint: string): Plugin {
   const matcher = new RouteMatcher(routes);
@@ -55,6 +56,8 @@ function queryProblem(route: RouteSpec, query: URLSearchParams): { parameter: st
     const values = query.getAll(name);
     if (values.length > 1) return { parameter: name, message: `'${name}' is given more than once.` };
     const value = values[0];
+    // Sofa reads an empty value as absent, which would silently apply the default.
+    if (value === '') return { parameter: name, message: `'${name}' must not be empty; omit it to use the default.` };
     if (value !== undefined && spec.type === 'integer' && !INTEGER.test(value)) {
       return { parameter: name, message: `'${name}' must be an integer from ${spec.minimum} to ${spec.maximum}.` };
     }

@@ -1,0 +1,71 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../src/contract/route-registry.js';
+import { startGateway, type TestGateway } from './support/gateway.js';
+
+let gw: TestGateway;
+let doc: any;
+beforeAll(async () => {
+  gw = await startGateway();
+  doc = await (await gw.get('/api/v1/public/openapi.public.json')).json();
+});
+afterAll(() => gw.close());
+
+describe('GET /api/v1/public/openapi.public.json', () => {
+  it('is a valid OpenAPI 3.1 document (third-party validator)', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1.0.0');
+  });
+
+  it('has exactly the nine public paths, each a GET with security []', () => {
+    const publicPaths = ROUTES.filter((r) => r.visibility === 'public').map((r) => r.path);
+    expect(Object.keys(doc.paths).sort()).toEqual([...publicPaths].sort());
+    for (const item of Object.values<any>(doc.paths)) {
+      expect(Object.keys(item)).toEqual(['get']);
+      expect(item.get.security).toEqual([]);
+    }
+  });
+
+  it('declares 400, 401, 403, 409 and 429 with the error schema on every operation, plus 404/503 where the spec says', () => {
+    for (const item of Object.values<any>(doc.paths)) {
+      for (const status of ['400', '401', '403', '409', '429']) {
+        const ref = item.get.responses[status].$ref;
+        expect(doc.components.responses[ref.split('/').pop()].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
+      }
+    }
+    const book = doc.paths['/api/v1/public/markets/{asset}/orderbook'].get.responses;
+    expect(book['404'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorResponse');
+    expect(book['404'].description).toContain('public_orderbook_not_available');
+    expect(book['503'].description).toContain('public_orderbook_unavailable');
+    const history = doc.paths['/api/v1/public/markets/{asset}/history'].get.responses;
+    expect(history['404'].content['application/json'].schema.$ref).toBe('#/components/schemas/MarketHistoryEnvelope');
+    expect(doc.paths['/api/v1/public/data/markets.json'].get.responses['304']).toBeDefined();
+  });
+
+  it('documents history parameters with enum, bounds and defaults', () => {
+    const params = Object.fromEntries(doc.paths['/api/v1/public/markets/{asset}/history'].get.parameters.map((p: any) => [p.name, p]));
+    expect(params.asset).toMatchObject({ in: 'path', required: true });
+    expect(params.resolution.schema).toEqual({ type: 'string', enum: ['1m', '5m', '15m', '30m', '1h', '4h', '1d'], default: '1d' });
+    expect(params.limit.schema).toEqual({ type: 'integer', minimum: 1, maximum: 366, default: 366 });
+    expect(params.from.schema).toEqual({ type: 'string', format: 'date-time' });
+    expect(params.to).toMatchObject({ in: 'query', required: false });
+  });
+
+  it('has the envelope, freshness and error schemas as components, with nullable fields typed as nullable', () => {
+    const s = doc.components.schemas;
+    expect(s.PublicEnvelope.required).toEqual(['schemaVersion', 'generatedAt', 'freshness', 'data']);
+    expect(s.Freshness.properties.sourceStatus.enum).toEqual(['healthy', 'degraded', 'down', 'unknown']);
+    expect(s.ErrorResponse.required).toEqual(['error']);
+    expect(s.Market.properties.fundingRate.type).toEqual(['string', 'null']);
+    expect(s.Market.properties.price.type).toBe('string');
+    const marketEnvelope = s.MarketEnvelope.allOf[1];
+    expect(marketEnvelope.properties.data.anyOf).toEqual([{ $ref: '#/components/schemas/Market' }, { type: 'null' }]);
+    expect(Object.keys(s)).not.toContain('Query');
+    expect(Object.keys(s)).not.toContain('Subscription');
+  });
+});

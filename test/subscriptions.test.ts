@@ -1,0 +1,129 @@
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type TestGateway } from './support/gateway.js';
+
+let gw: TestGateway;
+let client: Client;
+beforeAll(async () => {
+  gw = await startGateway();
+  client = createClient({ url: gw.baseUrl.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, retryAttempts: 0 });
+});
+afterAll(async () => {
+  await client.dispose();
+  await gw.close();
+});
+
+/** Collects `count` events of one subscription, failing after a timeout. */
+function take<T>(query: string, count: number, onSubscribed?: () => unknown, timeoutMs = 5_000): Promise<T[]> {
+  return new Promise((resolve, reject) => {
+    const events: T[] = [];
+    const timer = setTimeout(() => (stop(), reject(new Error(`only ${events.length} of ${count} events`))), timeoutMs);
+    const stop = client.subscribe<T>(
+      { query },
+      {
+        next: (value) => {
+          if (value.errors) return reject(new Error(JSON.stringify(value.errors)));
+          events.push(value.data as T);
+          if (events.length === 1) void onSubscribed?.();
+          if (events.length >= count) {
+            clearTimeout(timer);
+            stop();
+            resolve(events);
+          }
+        },
+        error: (e) => (clearTimeout(timer), reject(e instanceof Error ? e : new Error(JSON.stringify(e)))),
+        complete: () => undefined,
+      },
+    );
+  });
+}
+
+describe('graphql-ws subscriptions', () => {
+  it('freshnessChanged emits the current freshness on subscribe, then the stale flip when the venue goes down', async () => {
+    const events = await take<any>(
+      'subscription { freshnessChanged(asset: "BTC") { marketId asset freshness { asOf stale staleReason sourceStatus } } }',
+      2,
+      () => gw.setFault('paper-perps', 'down'),
+    );
+    expect(events[0].freshnessChanged).toMatchObject({ marketId: 'BTC-PERP', freshness: { stale: false, sourceStatus: 'healthy' } });
+    expect(events[1].freshnessChanged).toMatchObject({ marketId: 'BTC-PERP', freshness: { stale: true, staleReason: 'source_down', sourceStatus: 'down' } });
+    await gw.setFault('paper-perps', 'none');
+  });
+
+  it('freshnessChanged reports a stale flip caused only by time passing', async () => {
+    const events = await take<any>('subscription { freshnessChanged(asset: "AAPL") { freshness { stale staleReason } } }', 2, async () => {
+      gw.clock.advance(61_000);
+      await gw.app.services.ingest.publishFreshnessChanges();
+    });
+    expect(events.map((e) => e.freshnessChanged.freshness)).toEqual([
+      { stale: false, staleReason: null },
+      { stale: true, staleReason: 'max_age_exceeded' },
+    ]);
+    await gw.app.services.ingest.pollAll();
+  });
+
+  it('without an asset, follows every market', async () => {
+    const events = await take<any>('subscription { freshnessChanged { marketId } }', 10);
+    expect(new Set(events.map((e) => e.freshnessChanged.marketId)).size).toBe(10);
+  });
+
+  it('marketUpdated and orderBookUpdated deliver complete payloads from ingest', async () => {
+    const poll = () => gw.app.services.ingest.pollAll();
+    const [market, book] = await Promise.all([
+      take<any>('subscription { marketUpdated(asset: "ETH") { id price freshness { stale } } }', 1, undefined),
+      take<any>('subscription { orderBookUpdated(asset: "ETH") { freshness { stale } data { marketId bids { price size cumulativeSize } } } }', 1),
+      new Promise((r) => setTimeout(r, 100)).then(poll),
+    ]);
+    expect(market[0].marketUpdated).toMatchObject({ id: 'ETH-PERP', freshness: { stale: false } });
+    expect(market[0].marketUpdated.price).toMatch(/^\d+\.\d{2}$/);
+    expect(book[0].orderBookUpdated.data.marketId).toBe('ETH-PERP');
+    expect(book[0].orderBookUpdated.data.bids).toHaveLength(100);
+  });
+
+  it('refuses an unknown market with an error', async () => {
+    await expect(take('subscription { freshnessChanged(asset: "NOPE") { marketId } }', 1)).rejects.toThrow(/NOPE/);
+  });
+});
+
+describe('SSE subscriptions (GraphQL over SSE, distinct connections mode)', () => {
+  it('streams freshnessChanged events', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${gw.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: 'subscription { freshnessChanged(asset: "SOL") { marketId freshness { stale } } }' }),
+      signal: controller.signal,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes('\n\n') || !text.includes('event: next')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    controller.abort();
+    const data = JSON.parse(/data: (.+)/.exec(text.slice(text.indexOf('event: next')))![1]!);
+    expect(data.data.freshnessChanged).toEqual({ marketId: 'SOL-PERP', freshness: { stale: false } });
+  });
+});
+
+describe('GraphQL over HTTP', () => {
+  const gql = async (query: string) =>
+    (await fetch(`${gw.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) })).json();
+
+  it('answers the same fields the REST routes are derived from', async () => {
+    const body = await gql('{ market(asset: "BTC") { freshness { stale } data { id price } } }');
+    expect(body.data.market.data.id).toBe('BTC-PERP');
+  });
+
+  it('carries the same error codes, without stacks', async () => {
+    const body = await gql('{ marketHistory(asset: "BTC", limit: 0) { data { points { time } } } }');
+    expect(body.errors[0].extensions).toMatchObject({ code: 'invalid_public_market_history_query' });
+    const book = await gql('{ orderBook(asset: "USDC-LEND") { depth: data { depth } } }');
+    expect(book.errors[0].extensions.code).toBe('public_orderbook_not_available');
+    expect(JSON.stringify([body, book])).not.toMatch(/stack|node_modules|\.ts:/);
+  });
+});
