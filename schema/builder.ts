@@ -1,10 +1,14 @@
 import SchemaBuilder from '@pothos/core';
+import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
+import { authenticationError } from '../src/auth/auth-errors.js';
+import type { Scope } from '../src/auth/identity.js';
 import type { GatewayContext } from './context.js';
 
 export interface GatewaySchemaTypes {
   Context: GatewayContext;
   // Non-null by default: OpenAPI `required` lists come from it (STACK.md).
   DefaultFieldNullability: false;
+  AuthScopes: Record<Scope, boolean> & { authenticated: boolean };
   Scalars: {
     DateTime: { Input: string; Output: string | number | Date };
     Decimal: { Input: string; Output: string };
@@ -12,4 +16,26 @@ export interface GatewaySchemaTypes {
   };
 }
 
-export const builder = new SchemaBuilder<GatewaySchemaTypes>({ defaultFieldNullability: false });
+export const builder = new SchemaBuilder<GatewaySchemaTypes>({
+  plugins: [ScopeAuthPlugin],
+  defaultFieldNullability: false,
+  scopeAuth: {
+    // Resolved once per request, and only when a guarded field is selected.
+    authScopes: async (ctx) => {
+      const auth = await ctx.auth.resolve();
+      const has = (s: Scope) => auth.kind === 'key' && auth.scopes.has(s);
+      return { authenticated: auth.kind === 'key', 'data:read': has('data:read'), 'execute:preview': has('execute:preview'), 'execute:live': has('execute:live') };
+    },
+    unauthorizedError: (_parent, ctx, _info, result) => authenticationError(ctx.auth.current, requiredScopeOf(result.failure)),
+  },
+});
+
+/** The scope a failed check asked for; failures nest (any/all of several scopes). */
+function requiredScopeOf(failure: AuthFailure): string | undefined {
+  if (failure.kind === AuthScopeFailureType.AuthScope) return failure.scope === 'authenticated' ? undefined : failure.scope;
+  if ('failures' in failure) for (const f of failure.failures) {
+    const scope = requiredScopeOf(f);
+    if (scope) return scope;
+  }
+  return undefined;
+}

@@ -7,6 +7,9 @@ import './order-book.js';
 import './protocol.js';
 import './gateway-status.js';
 import './subscriptions.js';
+import './perps.js';
+import './account-data.js';
+import './agent-capabilities.js';
 
 /** The one schema: GraphQL, graphql-ws, SSE and every Sofa REST route are built from it. */
 export function buildSchema() {

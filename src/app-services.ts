@@ -1,4 +1,8 @@
 import type { Logger } from 'pino';
+import type { Authenticator } from './auth/authenticator.js';
+import type { ExecutionControls } from './controls/execution-controls.js';
+import type { RateLimiter } from './rate-limit/rate-limiter.js';
+import type { IdentityStore } from './stores/identity-store.js';
 import type { GatewayConfig } from './config.js';
 import type { ContractDocuments } from './contract/contract-documents.js';
 import type { Clock } from './domain/clock.js';
@@ -7,6 +11,7 @@ import type { IngestLoop } from './ingest/ingest-loop.js';
 import type { MarketReader } from './market-data/market-reader.js';
 import type { ProtocolRegistry } from './protocols/protocol-registry.js';
 import type { CandleStore } from './stores/candle-store.js';
+import type { FundingStore } from './stores/funding-store.js';
 import type { SnapshotCache } from './stores/snapshot-cache.js';
 import type { SimulatedSource } from './venues/simulated-source.js';
 
@@ -17,10 +22,15 @@ export interface AppServices {
   clock: Clock;
   cache: SnapshotCache;
   candles: CandleStore;
+  funding: FundingStore;
   reader: MarketReader;
   protocols: ProtocolRegistry;
   events: GatewayEvents;
   contract: ContractDocuments;
   sources: SimulatedSource[];
   ingest: IngestLoop;
+  identities: IdentityStore;
+  authenticator: Authenticator;
+  rateLimiter: RateLimiter;
+  controls: ExecutionControls;
 }

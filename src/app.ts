@@ -17,6 +17,8 @@ import { currentScope, runInScope } from './http/request-scope.js';
 import { useContractRoutes } from './http/use-contract-routes.js';
 import { useSofaRoutes } from './http/use-sofa-routes.js';
 import { backfillCandles } from './ingest/candle-backfill.js';
+import { backfillFunding } from './ingest/funding-backfill.js';
+import { MemoryFundingStore } from './stores/memory/memory-funding-store.js';
 import { IngestLoop } from './ingest/ingest-loop.js';
 import { createLogger } from './logger.js';
 import { MarketDirectory } from './market-data/market-directory.js';
@@ -26,6 +28,14 @@ import { ProtocolRegistry } from './protocols/protocol-registry.js';
 import { MemoryCandleStore } from './stores/memory/memory-candle-store.js';
 import { MemorySnapshotCache } from './stores/memory/memory-snapshot-cache.js';
 import { createSimulatedSources } from './venues/simulated-venues.js';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { Authenticator, RequestAuth } from './auth/authenticator.js';
+import { applyBootstrap, readBootstrap } from './auth/bootstrap-file.js';
+import { ensureDemoKey } from './auth/key-issuer.js';
+import { useRateLimits } from './http/use-rate-limits.js';
+import { FlexibleRateLimiter } from './rate-limit/rate-limiter.js';
+import { ExecutionControls } from './controls/execution-controls.js';
+import { openIdentityStore } from './stores/open-identity-store.js';
 
 export const GRAPHQL_ENDPOINT = '/graphql';
 
@@ -37,8 +47,11 @@ export interface AppOptions {
 export interface GatewayApp {
   services: AppServices;
   yoga: ReturnType<typeof createYoga<Record<string, unknown>, GatewayContext>>;
-  /** Backfills history, takes a first reading of every venue, then starts ingest. */
-  start(options?: { ingest?: boolean }): Promise<void>;
+  /**
+   * Applies the bootstrap file (or provisions the demo key), backfills history, takes a first
+   * reading of every venue, then starts ingest. Returns the demo key when one was just created.
+   */
+  start(options?: { ingest?: boolean }): Promise<{ demoKey?: string }>;
   /** A node:http server with graphql-ws attached; not yet listening. */
   createServer(): Server;
   stop(): Promise<void>;
@@ -53,21 +66,31 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
   const directory = new MarketDirectory(sources.flatMap((s) => s.markets()));
   const cache = new MemorySnapshotCache();
   const candles = new MemoryCandleStore();
+  const funding = new MemoryFundingStore();
   const reader = new MarketReader(directory, cache, clock);
   const events = createGatewayEvents();
-  const ingest = new IngestLoop({ sources, cache, candles, reader, events, clock, logger });
+  const ingest = new IngestLoop({ sources, cache, candles, funding, reader, events, clock, logger });
+  const identities = openIdentityStore(config);
+  const bootstrap = config.bootstrapPath ? readBootstrap(config.bootstrapPath) : undefined;
+  const authenticator = new Authenticator(identities);
+  const rateLimiter = new FlexibleRateLimiter((p) => new RateLimiterMemory({ points: p.points, duration: p.windowSeconds, keyPrefix: p.name }));
   const services: AppServices = {
     config,
     logger,
     clock,
     cache,
     candles,
+    funding,
     reader,
     protocols: new ProtocolRegistry(DEFAULT_PROTOCOLS),
     events,
     contract: new ContractDocuments(),
     sources,
     ingest,
+    identities,
+    authenticator,
+    rateLimiter,
+    controls: new ExecutionControls(),
   };
 
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
@@ -83,9 +106,21 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       warn: (...args) => logger.warn({ args }, 'yoga'),
       error: (...args) => logger.error({ args }, 'yoga'),
     },
-    context: (): GatewayContext => ({ services, http: currentScope() }),
+    context: (initial: { request?: Request; auth?: RequestAuth }): GatewayContext => ({
+      services,
+      http: currentScope(),
+      // graphql-ws authenticates once at connection and passes its RequestAuth in.
+      auth: initial.auth ?? new RequestAuth(authenticator, initial.request?.headers.get('authorization')),
+    }),
     plugins: [
       useContractRoutes(ROUTES, GRAPHQL_ENDPOINT),
+      useRateLimits({
+        limiter: rateLimiter,
+        publicPolicy: { name: 'public', points: config.rateLimits.publicPerMinute, windowSeconds: 60 },
+        keyPolicy: { name: 'api-key', points: config.rateLimits.keyPerMinute, windowSeconds: 60 },
+        trustProxy: config.trustProxy,
+        logger,
+      }),
       // jit's compiled subscribe drops field arguments: compile queries and mutations only.
       useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== 'subscription' }),
       useSofaRoutes({ contract: services.contract, logger }),
@@ -98,10 +133,16 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     yoga,
     async start(startOptions = {}) {
       const t0 = clock.now();
+      const nowIso = new Date(t0).toISOString();
+      let demoKey: string | undefined;
+      if (bootstrap) await applyBootstrap(identities, bootstrap, nowIso);
+      else if (config.env !== 'production') demoKey = await ensureDemoKey(identities, nowIso);
       await backfillCandles(candles, directory.markets, t0);
+      await backfillFunding(funding, directory.markets, t0);
       await ingest.pollAll();
       if (startOptions.ingest !== false) ingest.start();
       logger.info({ markets: directory.markets.length, ms: clock.now() - t0 }, 'history backfilled and first snapshots cached');
+      return demoKey ? { demoKey } : {};
     },
     createServer() {
       const server = createServer((req, res) => {
@@ -109,7 +150,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
         res.setHeader('x-request-id', requestId);
         runInScope({ requestId }, () => yoga(req, res));
       });
-      const ws = attachGraphqlWs(server, yoga as never);
+      const ws = attachGraphqlWs(server, yoga as never, authenticator);
       closers.push(() => ws.close());
       return server;
     },

@@ -11,6 +11,13 @@ const env = z.object({
   REDIS_URL: z.string().url().optional(),
   /** Simulated venue faults at start, such as `paper-perps=down,paper-swap=degraded`. */
   GATEWAY_SIM_FAULTS: z.string().regex(FAULTS, 'expected source=none|degraded|down, comma-separated').optional(),
+  /** Where embedded mode keeps accounts and API keys (shared with the keys CLI). */
+  GATEWAY_DATA_DIR: z.string().min(1).default('.gateway'),
+  /** JSON file of accounts and API-key hashes applied at start. */
+  GATEWAY_BOOTSTRAP: z.string().min(1).optional(),
+  RATE_LIMIT_PUBLIC_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  RATE_LIMIT_KEY_PER_MINUTE: z.coerce.number().int().positive().default(1200),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
 });
 
 export interface GatewayConfig {
@@ -21,6 +28,11 @@ export interface GatewayConfig {
   mode: 'embedded' | 'redis';
   redisUrl: string | undefined;
   simulatedFaults: Record<string, SourceFault>;
+  /** null keeps identities in memory only (tests). */
+  dataDir: string | null;
+  bootstrapPath: string | undefined;
+  rateLimits: { publicPerMinute: number; keyPerMinute: number };
+  trustProxy: boolean;
 }
 
 /** Reads the environment once at start-up; a bad value stops the start with a message naming it. */
@@ -42,10 +54,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConf
     mode: e.REDIS_URL ? 'redis' : 'embedded',
     redisUrl: e.REDIS_URL,
     simulatedFaults,
+    dataDir: e.GATEWAY_DATA_DIR,
+    bootstrapPath: e.GATEWAY_BOOTSTRAP,
+    rateLimits: { publicPerMinute: e.RATE_LIMIT_PUBLIC_PER_MINUTE, keyPerMinute: e.RATE_LIMIT_KEY_PER_MINUTE },
+    trustProxy: e.TRUST_PROXY === 'true',
   };
 }
 
 /** A configuration for tests and embedded use, without reading the environment. */
 export function testConfig(overrides: Partial<GatewayConfig> = {}): GatewayConfig {
-  return { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' }), ...overrides };
+  return { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' }), dataDir: null, ...overrides };
 }

@@ -7,12 +7,18 @@ import { publicEnvelope, type PublicEnvelope } from './envelope.js';
  * Spec, Order book rules: from the snapshot cache only; 404 when the market is unknown or has
  * no public book, 503 when the read-only book source is unavailable.
  */
-export async function orderBookEnvelope(ctx: GatewayContext, asset: string): Promise<PublicEnvelope<Omit<OrderBookView, 'freshness'>>> {
+export const PUBLIC_BOOK_CODES = { notAvailable: 'public_orderbook_not_available', unavailable: 'public_orderbook_unavailable' } as const;
+
+export async function orderBookEnvelope(
+  ctx: GatewayContext,
+  asset: string,
+  codes: { notAvailable: string; unavailable: string } = PUBLIC_BOOK_CODES,
+): Promise<PublicEnvelope<Omit<OrderBookView, 'freshness'>>> {
   const { reader, cache, clock } = ctx.services;
   const now = clock.now();
   const market = reader.directory.resolve(asset);
   if (!market || !market.hasOrderBook) {
-    throw new GatewayError(404, 'public_orderbook_not_available', `No public order book for '${asset}'.`, {
+    throw new GatewayError(404, codes.notAvailable, `No public order book for '${asset}'.`, {
       retryable: false,
       nextAction: 'List markets with GET /api/v1/public/markets; only markets with hasOrderBook=true have one.',
     });
@@ -20,7 +26,7 @@ export async function orderBookEnvelope(ctx: GatewayContext, asset: string): Pro
   const status = await reader.sourceStatus(market.sourceId);
   const book = status === 'down' ? undefined : await cache.getOrderBook(market.id);
   if (!book) {
-    throw new GatewayError(503, 'public_orderbook_unavailable', `The order-book source for ${market.id} is unavailable.`, {
+    throw new GatewayError(503, codes.unavailable, `The order-book source for ${market.id} is unavailable.`, {
       retryable: true,
       retryAfter: 5,
       nextAction: 'Retry with jitter; do not treat stale data as a trade signal.',

@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import { buildPublicOpenApi, type OpenApiDocument } from './public-openapi.js';
+import { buildContractOpenApi, type OpenApiDocument } from './contract-openapi.js';
 import { ROUTES } from './route-registry.js';
 
 /**
@@ -8,14 +8,23 @@ import { ROUTES } from './route-registry.js';
  */
 export class ContractDocuments {
   private publicDoc: OpenApiDocument | undefined;
+  private fullDoc: OpenApiDocument | undefined;
 
   /** Called with Sofa's raw document each time the Sofa router is (re)built. */
   update(sofaDocument: OpenApiDocument, schema: GraphQLSchema): void {
-    this.publicDoc = buildPublicOpenApi(sofaDocument, ROUTES, schema);
+    this.publicDoc = buildContractOpenApi(sofaDocument, ROUTES, schema, 'public');
+    this.fullDoc = buildContractOpenApi(sofaDocument, ROUTES, schema, 'full');
   }
 
+  /** Public routes only (GET /api/v1/public/openapi.public.json). */
   publicDocument(): OpenApiDocument {
-    if (!this.publicDoc) throw new Error('the public OpenAPI document is not built yet');
+    if (!this.publicDoc) throw new Error('the contract documents are not built yet');
     return this.publicDoc;
+  }
+
+  /** Every route, with the bearer security scheme (GET /api/v1/openapi.json, any valid key). */
+  fullDocument(): OpenApiDocument {
+    if (!this.fullDoc) throw new Error('the contract documents are not built yet');
+    return this.fullDoc;
   }
 }

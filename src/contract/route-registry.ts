@@ -59,8 +59,8 @@ const publicRoute = (r: Omit<RouteSpec, 'visibility' | 'scopes' | 'idempotent' |
 
 const assetParam = { asset: 'A market id (BTC-PERP) or an asset symbol (BTC).' };
 
-/** Every route of the contract, once. Sofa routes, both OpenAPI documents and tests derive from it. */
-export const ROUTES: readonly RouteSpec[] = [
+/** The public routes of the contract. Sofa routes, both OpenAPI documents and tests derive from the registry. */
+export const PUBLIC_ROUTES: readonly RouteSpec[] = [
   publicRoute({
     operationId: 'listPublicMarkets',
     path: '/api/v1/public/markets',
@@ -152,6 +152,124 @@ export const ROUTES: readonly RouteSpec[] = [
     caching: 'none',
   }),
 ];
+
+export const FUNDING_HISTORY_LIMIT = { min: 1, max: 720, default: 168 } as const;
+
+const dataRoute = (r: Omit<RouteSpec, 'visibility' | 'scopes' | 'idempotent' | 'method' | 'caching'> & { scopes?: readonly string[] }): RouteSpec => ({
+  method: 'GET',
+  visibility: 'authenticated',
+  scopes: ['data:read'],
+  idempotent: false,
+  caching: 'none',
+  ...r,
+});
+
+const perpAsset = { asset: 'A perpetual asset symbol (BTC) or market id (BTC-PERP).' };
+
+/** Authenticated routes: Bearer API key with the listed scopes (spec, Authenticated endpoints). */
+export const AUTHENTICATED_ROUTES: readonly RouteSpec[] = [
+  dataRoute({
+    operationId: 'getPerpPrice',
+    path: '/api/v1/data/perps/price/{asset}',
+    field: 'Query.perpPrice',
+    maxAgeMs: MAX_AGE_MS.default,
+    summary: 'Current price of a perpetual; read-only.',
+    pathParams: perpAsset,
+    errors: { 404: { description: 'No perpetual market for this asset.', code: 'market_not_found' } },
+  }),
+  dataRoute({
+    operationId: 'getPerpFunding',
+    path: '/api/v1/data/perps/funding/{asset}',
+    field: 'Query.perpFunding',
+    maxAgeMs: MAX_AGE_MS.default,
+    summary: 'Current funding of a perpetual; monitoring data, not an execution signal.',
+    pathParams: perpAsset,
+    errors: { 404: { description: 'No perpetual market for this asset.', code: 'market_not_found' } },
+  }),
+  dataRoute({
+    operationId: 'getPerpFundingHistory',
+    path: '/api/v1/data/perps/funding/history/{asset}',
+    field: 'Query.perpFundingHistory',
+    maxAgeMs: MAX_AGE_MS.default,
+    summary: 'Settled hourly funding of a perpetual, most recent last.',
+    pathParams: perpAsset,
+    queryParams: {
+      limit: {
+        type: 'integer',
+        minimum: FUNDING_HISTORY_LIMIT.min,
+        maximum: FUNDING_HISTORY_LIMIT.max,
+        default: FUNDING_HISTORY_LIMIT.default,
+        description: 'Entries to return (hourly; 720 is 30 days).',
+      },
+    },
+    invalidInputCode: 'invalid_funding_history_query',
+    errors: { 404: { description: 'No perpetual market for this asset.', code: 'market_not_found' } },
+  }),
+  dataRoute({
+    operationId: 'getOrderBook',
+    path: '/api/v1/data/orderbook/{asset}',
+    field: 'Query.dataOrderBook',
+    maxAgeMs: MAX_AGE_MS.orderBook,
+    summary: 'Order book of a market from the snapshot cache (at most 100 levels a side).',
+    pathParams: assetParam,
+    errors: {
+      404: { description: 'Market unknown or without an order book.', code: 'orderbook_not_available' },
+      503: { description: 'The order-book source is unavailable.', code: 'orderbook_unavailable' },
+    },
+  }),
+  dataRoute({
+    operationId: 'getLendingYield',
+    path: '/api/v1/data/lending/yield/{asset}',
+    field: 'Query.lendingYield',
+    maxAgeMs: MAX_AGE_MS.default,
+    summary: 'Supply and borrow APY and utilisation of a lending market.',
+    pathParams: { asset: 'A lending market id (USDC-LEND) or its asset (USDC).' },
+    errors: { 404: { description: 'No lending market for this asset.', code: 'market_not_found' } },
+  }),
+  dataRoute({
+    operationId: 'getPortfolio',
+    path: '/api/v1/data/portfolio',
+    field: 'Query.portfolio',
+    maxAgeMs: MAX_AGE_MS.default,
+    summary: "The key's account: wallet, balances and their value at current prices.",
+  }),
+  dataRoute({
+    operationId: 'getProtocolIntelligence',
+    path: '/api/v1/data/protocols/{protocol}/intelligence',
+    field: 'Query.protocolIntelligence',
+    maxAgeMs: MAX_AGE_MS.default,
+    summary: 'Activity and health of one protocol: volume, open interest, funding or yield, source health.',
+    pathParams: { protocol: 'A protocol id (paper-perps).' },
+    errors: { 404: { description: 'No such protocol.', code: 'protocol_not_found' } },
+  }),
+  dataRoute({
+    operationId: 'getCapabilities',
+    path: '/api/v1/capabilities',
+    field: 'Query.capabilities',
+    scopes: [],
+    maxAgeMs: MAX_AGE_MS.default,
+    summary: 'Live source of truth: per protocol and action, what this key may do now and which gates block it.',
+  }),
+  dataRoute({
+    operationId: 'getWorkflowNodes',
+    path: '/api/v1/workflow-nodes',
+    field: 'Query.workflowNodes',
+    scopes: [],
+    maxAgeMs: MAX_AGE_MS.default,
+    summary: 'Live source of truth: workflow nodes with input and output JSON Schemas.',
+  }),
+  dataRoute({
+    operationId: 'getContractOpenApi',
+    path: '/api/v1/openapi.json',
+    field: 'Query.contractOpenApi',
+    scopes: [],
+    maxAgeMs: null,
+    summary: 'The full contract (public and authenticated routes) as OpenAPI 3.1.',
+  }),
+];
+
+/** Every route of the contract, once. */
+export const ROUTES: readonly RouteSpec[] = [...PUBLIC_ROUTES, ...AUTHENTICATED_ROUTES];
 
 export const PUBLIC_PREFIX = '/api/v1/public/';
 

@@ -20,6 +20,14 @@ export interface MarketDefinition {
   hasOrderBook: boolean;
 }
 
+/** One settled funding interval of a perpetual. */
+export interface FundingEntry {
+  /** Settlement time, epoch ms. */
+  time: number;
+  /** Rate paid for the interval ending at `time` (decimal string). */
+  rate: string;
+}
+
 /** What a venue reports for one market at one moment; amounts are decimal strings. */
 export interface MarketQuote {
   marketId: string;
@@ -31,6 +39,8 @@ export interface MarketQuote {
   fundingRate: string | null;
   nextFundingAt: number | null;
   openInterest: string | null;
+  /** The latest settled funding interval (perpetuals). */
+  lastFunding: FundingEntry | null;
   supplyApy: string | null;
   borrowApy: string | null;
   utilization: string | null;

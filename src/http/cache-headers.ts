@@ -6,6 +6,8 @@ import type { RequestScope } from './request-scope.js';
  * what remains of its max age. Stale or not-found answers must be revalidated.
  */
 export function cacheControlFor(route: RouteSpec, scope: RequestScope): string {
+  // Account-bound answers are never stored by shared caches.
+  if (route.visibility !== 'public') return 'private, no-store';
   if (route.maxAgeMs === null) return 'public, max-age=300';
   const f = scope.freshness;
   if (!f || f.stale) return 'no-cache';

@@ -3,18 +3,33 @@ import type { ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { YogaServerInstance } from 'graphql-yoga';
+import { RequestAuth, type Authenticator } from '../auth/authenticator.js';
 
 type Enveloped = ReturnType<YogaServerInstance<object, object>['getEnveloped']>;
 
-/** graphql-ws on the GraphQL endpoint, executing through Yoga's envelop (same schema, context, plugins). */
-export function attachGraphqlWs(server: Server, yoga: YogaServerInstance<object, object>): { close(): Promise<void> } {
+/**
+ * graphql-ws on the GraphQL endpoint, executing through Yoga's envelop (same schema, context,
+ * scopes). The socket is authenticated once at connection, from `connectionParams.authorization`
+ * or the upgrade request's header; a key that is sent but invalid closes the connection.
+ */
+export function attachGraphqlWs(server: Server, yoga: YogaServerInstance<object, object>, authenticator: Authenticator): { close(): Promise<void> } {
+  const auths = new WeakMap<object, RequestAuth>();
   const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
   const disposable = useServer(
     {
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
+      onConnect: async (ctx) => {
+        const fromParams = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
+        const header = typeof fromParams === 'string' ? fromParams : ctx.extra.request.headers.authorization;
+        const auth = new RequestAuth(authenticator, header);
+        if (header !== undefined && (await auth.resolve()).kind !== 'key') return false;
+        auths.set(ctx.extra, auth);
+        return true;
+      },
       onSubscribe: async (ctx, _id, payload) => {
-        const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, socket: ctx.extra.socket, params: payload });
+        const auth = auths.get(ctx.extra);
+        const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, socket: ctx.extra.socket, params: payload, auth });
         const args: ExecutionArgs = {
           schema: enveloped.schema,
           operationName: payload.operationName ?? null,

@@ -15,6 +15,8 @@ export function sofaErrorHandler(logger: Logger) {
     const gateway = [first, first?.originalError].find(isGatewayError);
     if (gateway) {
       const headers: Record<string, string> = gateway.options.retryAfter !== undefined ? { 'retry-after': String(gateway.options.retryAfter) } : {};
+      // RFC 6750: say which bearer problem it is.
+      if (gateway.status === 401) headers['www-authenticate'] = `Bearer realm="gateway", error="${gateway.code === 'insufficient_scope' ? 'insufficient_scope' : 'invalid_token'}"`;
       return errorJson(gateway.status, errorResponse(gateway.status, gateway.code, gateway.message, requestId, gateway.options), headers);
     }
     const status = first?.extensions?.http?.status;

@@ -5,6 +5,7 @@ import type { GatewayEvents } from '../events/gateway-events.js';
 import type { MarketReader } from '../market-data/market-reader.js';
 import { orderBookView } from '../market-data/order-book-view.js';
 import type { CandleStore } from '../stores/candle-store.js';
+import type { FundingStore } from '../stores/funding-store.js';
 import type { SnapshotCache } from '../stores/snapshot-cache.js';
 import type { MarketDataSource } from '../venues/market-data-source.js';
 
@@ -12,6 +13,7 @@ export interface IngestDeps {
   sources: readonly MarketDataSource[];
   cache: SnapshotCache;
   candles: CandleStore;
+  funding: FundingStore;
   reader: MarketReader;
   events: GatewayEvents;
   clock: Clock;
@@ -23,7 +25,7 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 
 /**
  * Polls each venue on its own interval, stamps and caches what it reads, appends candle
- * observations, records source health, and publishes market, book and freshness events.
+ * observations and funding settlements, records source health, and publishes market, book and freshness events.
  * Public reads never call a venue: this loop is the only caller.
  */
 export class IngestLoop {
@@ -52,7 +54,7 @@ export class IngestLoop {
   }
 
   async pollSource(source: MarketDataSource): Promise<void> {
-    const { cache, candles, events, clock, logger, reader } = this.deps;
+    const { cache, candles, funding, events, clock, logger, reader } = this.deps;
     const startedAt = clock.now();
     const previous = await cache.getSourceHealth(source.id);
     let health: SourceHealth;
@@ -62,6 +64,7 @@ export class IngestLoop {
       for (const q of reading.quotes) {
         await cache.putMarket({ ...q, receivedAt });
         await candles.record(q.marketId, { time: q.sourceTime, price: q.price, volume: q.volumeDelta });
+        if (q.lastFunding) await funding.append(q.marketId, q.lastFunding);
       }
       for (const b of reading.books) await cache.putOrderBook({ ...b, receivedAt });
       health = {

@@ -1,4 +1,4 @@
-import { isPublic, type ProtocolDefinition } from './protocol.js';
+import { isPublic, type CertificationState, type ProtocolDefinition } from './protocol.js';
 
 /** The configured protocols and their actions; the control plane changes them at run time. */
 export class ProtocolRegistry {
@@ -21,6 +21,21 @@ export class ProtocolRegistry {
     return this.all()
       .filter(isPublic)
       .map((p) => ({ ...p, actions: p.actions.filter(isPublic) }));
+  }
+
+  /** Protocols a key holder may know of: everything but hidden ones and hidden actions. */
+  visibleProtocols(): ProtocolDefinition[] {
+    return this.all()
+      .filter((p) => p.visibility !== 'hidden')
+      .map((p) => ({ ...p, actions: p.actions.filter((a) => a.visibility !== 'hidden') }));
+  }
+
+  /** Changes an action's certification (operator decision); takes effect on the next read. */
+  setCertification(protocolId: string, actionId: string, state: CertificationState, at: string): void {
+    const action = this.byId.get(protocolId)?.actions.find((a) => a.id === actionId);
+    if (!action) throw new Error(`no action ${protocolId}/${actionId}`);
+    action.certification = state;
+    action.certifiedAt = state === 'certified' ? at : null;
   }
 
   publicProtocol(id: string): ProtocolDefinition | undefined {

@@ -27,6 +27,6 @@ export const SIMULATED_MARKETS: readonly MarketDefinition[] = [
   ]),
   ...listing('paper-lending', 'lending', false, [
     { id: 'USDC-LEND', asset: 'USDC', quote: 'USD', priceDecimals: 4, sizeDecimals: 2, basePrice: 1, volatility: 0.001, volumePerMinute: 50_000 },
-    { id: 'WETH-LEND', asset: 'WETH-LEND', quote: 'USD', priceDecimals: 2, sizeDecimals: 6, basePrice: 3_100, volatility: 0.1, volumePerMinute: 20_000 },
+    { id: 'WETH-LEND', asset: 'WETH', quote: 'USD', priceDecimals: 2, sizeDecimals: 6, basePrice: 3_100, volatility: 0.1, volumePerMinute: 20_000 },
   ]),
 ];

@@ -78,6 +78,7 @@ export function quoteOf(m: MarketDefinition, now: number, since: number): Market
     fundingRate: null,
     nextFundingAt: null,
     openInterest: null,
+    lastFunding: null,
     supplyApy: null,
     borrowApy: null,
     utilization: null,
@@ -87,7 +88,9 @@ export function quoteOf(m: MarketDefinition, now: number, since: number): Market
   };
   if (m.kind === 'perpetual') {
     quote.fundingRate = fixed(fundingRateAt(m, now), 8);
-    quote.nextFundingAt = Math.floor(now / TIME.HOUR) * TIME.HOUR + TIME.HOUR;
+    const settledAt = Math.floor(now / TIME.HOUR) * TIME.HOUR;
+    quote.nextFundingAt = settledAt + TIME.HOUR;
+    quote.lastFunding = { time: settledAt, rate: fixed(fundingRateAt(m, settledAt - 1), 8) };
     quote.openInterest = fixed(m.volumePerMinute * 600 * (0.8 + 0.4 * noise(seedOf(m.id), Math.floor(now / TIME.HOUR))), 2);
   }
   if (m.kind === 'equity') quote.sessionOpen = isSessionOpen(now);
@@ -104,9 +107,9 @@ export function fundingRateAt(m: MarketDefinition, t: number): number {
 
 /** Utilisation-based rates with a kink at 80 % (the usual lending-pool curve). */
 export function lendingRatesAt(m: MarketDefinition, t: number): Pick<MarketQuote, 'supplyApy' | 'borrowApy' | 'utilization'> {
-  const u = 0.55 + 0.35 * Math.sin((2 * Math.PI * t) / (3 * TIME.DAY) + (seedOf(m.id) % 628) / 100);
+  const u = 0.6 + 0.25 * Math.sin((2 * Math.PI * t) / (3 * TIME.DAY) + (seedOf(m.id) % 628) / 100);
   const kink = 0.8;
-  const borrow = u <= kink ? 0.02 + 0.1 * (u / kink) : 0.12 + 1.5 * ((u - kink) / (1 - kink));
+  const borrow = u <= kink ? 0.02 + 0.06 * (u / kink) : 0.08 + 0.6 * ((u - kink) / (1 - kink));
   const supply = borrow * u * (1 - 0.1);
   return { utilization: fixed(u, 4), borrowApy: fixed(borrow * 100, 4), supplyApy: fixed(supply * 100, 4) };
 }

@@ -12,6 +12,7 @@ export const snapshot = (marketId: string, price: string, receivedAt = 1_000): M
   fundingRate: null,
   nextFundingAt: null,
   openInterest: null,
+  lastFunding: null,
   supplyApy: null,
   borrowApy: null,
   utilization: null,

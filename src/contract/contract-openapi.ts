@@ -8,19 +8,34 @@ type JsonSchema = Record<string, any>;
 const REF = '#/components/schemas/';
 const errorContent = { 'application/json': { schema: { $ref: `${REF}ErrorResponse` } } };
 
+export type ContractAudience = 'public' | 'full';
+
+const INFO: Record<ContractAudience, { title: string; description: string }> = {
+  public: {
+    title: 'Trading Gateway: public market data',
+    description:
+      'Unauthenticated, cache-first, read-only market data. Every data response is a public envelope with freshness metadata; stale data must not be treated as an execution signal.',
+  },
+  full: {
+    title: 'Trading Gateway: full contract',
+    description: 'Public and authenticated routes. Authenticated routes take Authorization: Bearer <API key> with the scopes listed in x-required-scopes.',
+  },
+};
+
 /**
- * The public contract: Sofa's OpenAPI 3.0 output filtered to the public routes of the registry
- * and upgraded to OpenAPI 3.1.0: registry parameters (enums, bounds, defaults), the envelope and
- * error schemas as components, every declared error status, and nullability from the GraphQL schema.
+ * A contract document: Sofa's OpenAPI 3.0 output filtered to the registry's routes for an
+ * audience (public routes only, or all) and upgraded to OpenAPI 3.1.0: registry parameters
+ * (enums, bounds, defaults), the envelope and error schemas as components, every declared error
+ * status, security, and nullability from the GraphQL schema.
  */
-export function buildPublicOpenApi(sofaDoc: OpenApiDocument, routes: readonly RouteSpec[], schema: GraphQLSchema): OpenApiDocument {
+export function buildContractOpenApi(sofaDoc: OpenApiDocument, routes: readonly RouteSpec[], schema: GraphQLSchema, audience: ContractAudience): OpenApiDocument {
   const paths: Record<string, any> = {};
-  for (const route of routes.filter((r) => r.visibility === 'public')) {
+  for (const route of routes.filter((r) => audience === 'full' || r.visibility === 'public')) {
     const sofaOp = sofaDoc.paths?.[sofaPath(route).replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
     if (!sofaOp) throw new Error(`Sofa produced no operation for ${route.method} ${route.path}`);
     const success = sofaOp.responses?.['200']?.content?.['application/json']?.schema;
     if (!success) throw new Error(`Sofa produced no success schema for ${route.path}`);
-    paths[route.path] = { [route.method.toLowerCase()]: operationOf(route, sofaOp, success) };
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(route, sofaOp, success) };
   }
 
   const schemas: Record<string, JsonSchema> = {
@@ -40,18 +55,16 @@ export function buildPublicOpenApi(sofaDoc: OpenApiDocument, routes: readonly Ro
 
   return {
     openapi: '3.1.0',
-    info: {
-      title: 'Trading Gateway: public market data',
-      version: '1.0.0',
-      description:
-        'Unauthenticated, cache-first, read-only market data. Every data response is a public envelope with freshness metadata; stale data must not be treated as an execution signal.',
-      'x-contract-schema-version': CONTRACT_SCHEMA_VERSION,
-    },
+    info: { ...INFO[audience], version: '1.0.0', 'x-contract-schema-version': CONTRACT_SCHEMA_VERSION },
     servers: [{ url: '/' }],
-    tags: [{ name: 'public', description: 'Public data plane (no authentication).' }],
+    tags: [
+      { name: 'public', description: 'Public data plane (no authentication).' },
+      ...(audience === 'full' ? [{ name: 'authenticated', description: 'Bearer API key with scopes.' }] : []),
+    ],
     paths,
     components: {
       schemas: sortKeys(schemas),
+      ...(audience === 'full' ? { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key issued by the gateway.' } } } : {}),
       responses: Object.fromEntries(
         Object.entries(SHARED_ERROR_STATUSES).map(([status, description]) => [
           `Error${status}`,
@@ -78,7 +91,10 @@ function operationOf(route: RouteSpec, sofaOp: any, success: JsonSchema): Record
   }
 
   const headers: Record<string, unknown> = {
-    'Cache-Control': { schema: { type: 'string' }, description: 'Cacheable only for what remains of the data max age.' },
+    'Cache-Control': {
+      schema: { type: 'string' },
+      description: route.visibility === 'public' ? 'Cacheable only for what remains of the data max age.' : 'private, no-store',
+    },
     'x-request-id': { schema: { type: 'string' } },
   };
   if (route.caching === 'etag') headers.ETag = { schema: { type: 'string' }, description: 'Weak validator of the snapshot; send it as If-None-Match.' };
@@ -93,11 +109,13 @@ function operationOf(route: RouteSpec, sofaOp: any, success: JsonSchema): Record
       ? { description: spec.description, content: { 'application/json': { schema: success } } }
       : { description: spec.code ? `${spec.description} Code: ${spec.code}.` : spec.description, content: errorContent };
   }
+  const isPublic = route.visibility === 'public';
   return {
     operationId: route.operationId,
     summary: route.summary,
-    tags: ['public'],
-    security: [],
+    tags: [isPublic ? 'public' : 'authenticated'],
+    security: isPublic ? [] : [{ bearerAuth: [] }],
+    ...(isPublic ? {} : { 'x-required-scopes': [...route.scopes] }),
     ...(parameters.length > 0 ? { parameters } : {}),
     responses,
     'x-max-age-ms': route.maxAgeMs,
@@ -147,4 +165,17 @@ function refsIn(value: unknown, found = new Set<string>()): Set<string> {
 
 function sortKeys<T>(o: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** Inlines every `$ref` of a schema, so it can be used without the document (workflow nodes). */
+export function dereference(doc: OpenApiDocument, schema: unknown, depth = 0): any {
+  if (depth > 32) throw new Error('schema nesting too deep to inline');
+  if (Array.isArray(schema)) return schema.map((s) => dereference(doc, s, depth + 1));
+  if (!schema || typeof schema !== 'object') return schema;
+  const ref = (schema as { $ref?: string }).$ref;
+  if (typeof ref === 'string' && ref.startsWith(REF)) {
+    const { $ref: _ignored, ...rest } = schema as Record<string, unknown>;
+    return { ...dereference(doc, doc.components.schemas[ref.slice(REF.length)], depth + 1), ...rest };
+  }
+  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, dereference(doc, v, depth + 1)]));
 }

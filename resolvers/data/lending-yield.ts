@@ -1,0 +1,18 @@
+import type { GatewayContext } from '../../schema/context.js';
+import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
+import { currentView, marketOfKind } from './market-lookup.js';
+
+export interface LendingYield {
+  marketId: string;
+  asset: string;
+  supplyApy: string;
+  borrowApy: string;
+  utilization: string;
+}
+
+export async function lendingYieldEnvelope(ctx: GatewayContext, asset: string): Promise<PublicEnvelope<LendingYield>> {
+  const now = ctx.services.clock.now();
+  const v = await currentView(ctx, marketOfKind(ctx, asset, 'lending'), now);
+  const data = { marketId: v.id, asset: v.asset, supplyApy: v.supplyApy ?? '0', borrowApy: v.borrowApy ?? '0', utilization: v.utilization ?? '0' };
+  return publicEnvelope(ctx, data, v.freshness, now);
+}

@@ -1,0 +1,27 @@
+import type { MarketDefinition, MarketKind } from '../../src/domain/market.js';
+import { GatewayError } from '../../src/errors/gateway-error.js';
+import type { MarketView } from '../../src/market-data/market-view.js';
+import type { GatewayContext } from '../../schema/context.js';
+
+/** A market of one kind by id or asset symbol, or a 404 error response naming what was asked. */
+export function marketOfKind(ctx: GatewayContext, asset: string, kind: MarketKind): MarketDefinition {
+  const { directory } = ctx.services.reader;
+  const key = asset.trim().toUpperCase();
+  const market = directory.markets.find((m) => m.kind === kind && (m.id.toUpperCase() === key || m.asset.toUpperCase() === key));
+  if (!market) {
+    throw new GatewayError(404, 'market_not_found', `No ${kind.replace('_', ' ')} market for '${asset}'.`, {
+      retryable: false,
+      nextAction: 'List markets with GET /api/v1/public/markets.',
+    });
+  }
+  return market;
+}
+
+/** The current view of a market; its absence means the data plane has nothing to serve yet. */
+export async function currentView(ctx: GatewayContext, market: MarketDefinition, now: number): Promise<MarketView> {
+  const view = await ctx.services.reader.view(market, now);
+  if (!view) {
+    throw new GatewayError(503, 'market_data_unavailable', `No snapshot of ${market.id} yet.`, { retryable: true, retryAfter: 2 });
+  }
+  return view;
+}

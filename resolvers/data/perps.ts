@@ -1,0 +1,92 @@
+import { Decimal } from 'decimal.js';
+import { FUNDING_HISTORY_LIMIT } from '../../src/contract/route-registry.js';
+import { GatewayError } from '../../src/errors/gateway-error.js';
+import type { GatewayContext } from '../../schema/context.js';
+import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
+import { currentView, marketOfKind } from './market-lookup.js';
+
+const HOURS_PER_YEAR = 24 * 365;
+
+export interface PerpPrice {
+  marketId: string;
+  asset: string;
+  quote: string;
+  price: string;
+  change24hPct: string;
+  high24h: string;
+  low24h: string;
+}
+
+export interface FundingPoint {
+  time: number;
+  rate: string;
+  annualizedPct: string;
+}
+
+export interface PerpFunding {
+  marketId: string;
+  asset: string;
+  fundingRate: string;
+  intervalHours: number;
+  annualizedPct: string;
+  nextFundingAt: string | null;
+  openInterest: string | null;
+  lastSettlement: FundingPoint | null;
+}
+
+export interface PerpFundingHistory {
+  marketId: string;
+  asset: string;
+  intervalHours: number;
+  entries: FundingPoint[];
+}
+
+const annualized = (rate: string) => new Decimal(rate).mul(HOURS_PER_YEAR * 100).toFixed(4);
+
+export async function perpPriceEnvelope(ctx: GatewayContext, asset: string): Promise<PublicEnvelope<PerpPrice>> {
+  const now = ctx.services.clock.now();
+  const v = await currentView(ctx, marketOfKind(ctx, asset, 'perpetual'), now);
+  const data = { marketId: v.id, asset: v.asset, quote: v.quote, price: v.price, change24hPct: v.change24hPct, high24h: v.high24h, low24h: v.low24h };
+  return publicEnvelope(ctx, data, v.freshness, now);
+}
+
+export async function perpFundingEnvelope(ctx: GatewayContext, asset: string): Promise<PublicEnvelope<PerpFunding>> {
+  const now = ctx.services.clock.now();
+  const market = marketOfKind(ctx, asset, 'perpetual');
+  const [v, [last]] = await Promise.all([currentView(ctx, market, now), ctx.services.funding.latest(market.id, 1)]);
+  const rate = v.fundingRate ?? '0';
+  return publicEnvelope(
+    ctx,
+    {
+      marketId: v.id,
+      asset: v.asset,
+      fundingRate: rate,
+      intervalHours: 1,
+      annualizedPct: annualized(rate),
+      nextFundingAt: v.nextFundingAt,
+      openInterest: v.openInterest,
+      lastSettlement: last ? { ...last, annualizedPct: annualized(last.rate) } : null,
+    },
+    v.freshness,
+    now,
+  );
+}
+
+export async function perpFundingHistoryEnvelope(ctx: GatewayContext, asset: string, limit: number | null | undefined): Promise<PublicEnvelope<PerpFundingHistory>> {
+  const n = limit ?? FUNDING_HISTORY_LIMIT.default;
+  if (!Number.isInteger(n) || n < FUNDING_HISTORY_LIMIT.min || n > FUNDING_HISTORY_LIMIT.max) {
+    throw new GatewayError(400, 'invalid_funding_history_query', `'limit' must be an integer from ${FUNDING_HISTORY_LIMIT.min} to ${FUNDING_HISTORY_LIMIT.max}.`, {
+      details: { parameter: 'limit' },
+      retryable: false,
+    });
+  }
+  const now = ctx.services.clock.now();
+  const market = marketOfKind(ctx, asset, 'perpetual');
+  const [freshness, entries] = await Promise.all([ctx.services.reader.freshness(market, now), ctx.services.funding.latest(market.id, n)]);
+  return publicEnvelope(
+    ctx,
+    { marketId: market.id, asset: market.asset, intervalHours: 1, entries: entries.map((e) => ({ ...e, annualizedPct: annualized(e.rate) })) },
+    freshness.freshness,
+    now,
+  );
+}

@@ -1,0 +1,106 @@
+import { capabilitiesEnvelope, type ActionCapability, type Capabilities, type GateBlock, type ProtocolCapability } from '../resolvers/agent/capabilities.js';
+import { workflowNodesEnvelope, type WorkflowNode, type WorkflowNodes } from '../resolvers/agent/workflow-nodes.js';
+import { builder } from './builder.js';
+import { envelopeType } from './envelope.js';
+import { SourceStatusEnum } from './freshness.js';
+import { CertificationStateEnum } from './protocol.js';
+
+const GateBlockRef = builder.objectRef<GateBlock | { gate: string; reason: string; code?: string }>('GateBlock').implement({
+  description: 'A gate that blocks an action right now. `gate` is the internal gate name; `code` the error a submission would get.',
+  fields: (t) => ({
+    gate: t.exposeString('gate'),
+    code: t.string({ nullable: true, resolve: (g) => ('code' in g ? (g.code ?? null) : null) }),
+    reason: t.exposeString('reason'),
+  }),
+});
+
+const ScopesByModeRef = builder.objectRef<ActionCapability['requiredScopes']>('ScopesByMode').implement({
+  fields: (t) => ({ preview: t.exposeStringList('preview'), live: t.exposeStringList('live') }),
+});
+
+const AllowedRef = builder.objectRef<ActionCapability['allowed']>('AllowedNow').implement({
+  fields: (t) => ({ preview: t.exposeBoolean('preview'), live: t.exposeBoolean('live') }),
+});
+
+const ActionCapabilityRef = builder.objectRef<ActionCapability>('ActionCapability').implement({
+  fields: (t) => ({
+    protocol: t.exposeString('protocol'),
+    action: t.exposeString('action'),
+    name: t.exposeString('name'),
+    certification: t.field({ type: CertificationStateEnum, resolve: (a) => a.certification }),
+    requiredScopes: t.field({ type: ScopesByModeRef, resolve: (a) => a.requiredScopes }),
+    agentSessionRequired: t.exposeBoolean('agentSessionRequired'),
+    approvalModes: t.exposeStringList('approvalModes'),
+    allowed: t.field({ type: AllowedRef, resolve: (a) => a.allowed }),
+    blockedBy: t.field({ type: [GateBlockRef], resolve: (a) => a.blockedBy }),
+  }),
+});
+
+const ProtocolCapabilityRef = builder.objectRef<ProtocolCapability>('ProtocolCapability').implement({
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    name: t.exposeString('name'),
+    kind: t.exposeString('kind'),
+    sourceStatus: t.field({ type: SourceStatusEnum, resolve: (p) => p.sourceStatus }),
+    actions: t.field({ type: [ActionCapabilityRef], resolve: (p) => p.actions }),
+  }),
+});
+
+const CapabilitiesRef = builder.objectRef<Capabilities>('Capabilities').implement({
+  fields: (t) => ({
+    keyId: t.exposeString('keyId'),
+    accountId: t.exposeString('accountId'),
+    scopes: t.exposeStringList('scopes'),
+    executionEnabled: t.exposeBoolean('executionEnabled'),
+    killSwitchEngaged: t.exposeBoolean('killSwitchEngaged'),
+    protocols: t.field({ type: [ProtocolCapabilityRef], resolve: (c) => c.protocols }),
+  }),
+});
+
+const RouteRefType = builder.objectRef<{ method: string; path: string }>('RouteRef').implement({
+  fields: (t) => ({ method: t.exposeString('method'), path: t.exposeString('path') }),
+});
+
+const WorkflowNodeRef = builder.objectRef<WorkflowNode>('WorkflowNode').implement({
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    kind: t.exposeString('kind', { description: 'trigger, data, preview, approval or execute.' }),
+    title: t.exposeString('title'),
+    description: t.exposeString('description'),
+    route: t.field({ type: RouteRefType, nullable: true, resolve: (n) => n.route }),
+    subscription: t.exposeString('subscription', { nullable: true }),
+    requiredScopes: t.exposeStringList('requiredScopes'),
+    available: t.exposeBoolean('available'),
+    blockedBy: t.field({ type: [GateBlockRef], resolve: (n) => n.blockedBy }),
+    inputSchema: t.field({ type: 'JSONObject', resolve: (n) => n.inputSchema }),
+    outputSchema: t.field({ type: 'JSONObject', resolve: (n) => n.outputSchema }),
+  }),
+});
+
+const WorkflowNodesRef = builder.objectRef<WorkflowNodes>('WorkflowNodes').implement({
+  fields: (t) => ({ nodes: t.field({ type: [WorkflowNodeRef], resolve: (w) => w.nodes }) }),
+});
+
+const CapabilitiesEnvelope = envelopeType('CapabilitiesEnvelope', CapabilitiesRef, { description: 'Envelope: live capabilities of this key.' });
+const WorkflowNodesEnvelope = envelopeType('WorkflowNodesEnvelope', WorkflowNodesRef, { description: 'Envelope: workflow nodes.' });
+
+builder.queryFields((t) => ({
+  capabilities: t.field({
+    type: CapabilitiesEnvelope,
+    description: 'GET /api/v1/capabilities (any valid key)',
+    authScopes: { authenticated: true },
+    resolve: (_root, _args, ctx) => capabilitiesEnvelope(ctx),
+  }),
+  workflowNodes: t.field({
+    type: WorkflowNodesEnvelope,
+    description: 'GET /api/v1/workflow-nodes (any valid key)',
+    authScopes: { authenticated: true },
+    resolve: (_root, _args, ctx) => workflowNodesEnvelope(ctx),
+  }),
+  contractOpenApi: t.field({
+    type: 'JSONObject',
+    description: 'GET /api/v1/openapi.json: the full contract, OpenAPI 3.1 (any valid key)',
+    authScopes: { authenticated: true },
+    resolve: (_root, _args, ctx) => ctx.services.contract.fullDocument(),
+  }),
+}));
