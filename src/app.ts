@@ -11,31 +11,25 @@ import type { GatewayConfig } from './config.js';
 import { ContractDocuments } from './contract/contract-documents.js';
 import { ROUTES } from './contract/route-registry.js';
 import { systemClock, type Clock } from './domain/clock.js';
-import { createGatewayEvents } from './events/gateway-events.js';
 import { attachGraphqlWs } from './http/graphql-ws.js';
 import { currentScope, runInScope } from './http/request-scope.js';
 import { useContractRoutes } from './http/use-contract-routes.js';
 import { useSofaRoutes } from './http/use-sofa-routes.js';
 import { backfillCandles } from './ingest/candle-backfill.js';
 import { backfillFunding } from './ingest/funding-backfill.js';
-import { MemoryFundingStore } from './stores/memory/memory-funding-store.js';
 import { IngestLoop } from './ingest/ingest-loop.js';
 import { createLogger } from './logger.js';
 import { MarketDirectory } from './market-data/market-directory.js';
 import { MarketReader } from './market-data/market-reader.js';
 import { DEFAULT_PROTOCOLS } from './protocols/default-protocols.js';
 import { ProtocolRegistry } from './protocols/protocol-registry.js';
-import { MemoryCandleStore } from './stores/memory/memory-candle-store.js';
-import { MemorySnapshotCache } from './stores/memory/memory-snapshot-cache.js';
 import { createSimulatedSources } from './venues/simulated-venues.js';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { Authenticator, RequestAuth } from './auth/authenticator.js';
 import { applyBootstrap, readBootstrap } from './auth/bootstrap-file.js';
 import { ensureDemoKey } from './auth/key-issuer.js';
 import { useRateLimits } from './http/use-rate-limits.js';
-import { FlexibleRateLimiter } from './rate-limit/rate-limiter.js';
 import { ExecutionControls } from './controls/execution-controls.js';
-import { openIdentityStore } from './stores/open-identity-store.js';
+import { openStores } from './stores/open-stores.js';
 
 export const GRAPHQL_ENDPOINT = '/graphql';
 
@@ -64,16 +58,12 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
   const sources = createSimulatedSources();
   for (const s of sources) s.setFault(config.simulatedFaults[s.id] ?? 'none');
   const directory = new MarketDirectory(sources.flatMap((s) => s.markets()));
-  const cache = new MemorySnapshotCache();
-  const candles = new MemoryCandleStore();
-  const funding = new MemoryFundingStore();
+  const stores = openStores(config);
+  const { cache, candles, funding, identities, rateLimiter, events } = stores;
   const reader = new MarketReader(directory, cache, clock);
-  const events = createGatewayEvents();
   const ingest = new IngestLoop({ sources, cache, candles, funding, reader, events, clock, logger });
-  const identities = openIdentityStore(config);
   const bootstrap = config.bootstrapPath ? readBootstrap(config.bootstrapPath) : undefined;
   const authenticator = new Authenticator(identities);
-  const rateLimiter = new FlexibleRateLimiter((p) => new RateLimiterMemory({ points: p.points, duration: p.windowSeconds, keyPrefix: p.name }));
   const services: AppServices = {
     config,
     logger,
@@ -157,6 +147,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     async stop() {
       ingest.stop();
       await Promise.all(closers.splice(0).map((c) => c()));
+      await stores.close();
     },
   };
 }
