@@ -48,7 +48,7 @@ const ProtocolCapabilityRef = builder.objectRef<ProtocolCapability>('ProtocolCap
 
 const CapabilitiesRef = builder.objectRef<Capabilities>('Capabilities').implement({
   fields: (t) => ({
-    keyId: t.exposeString('keyId'),
+    keyId: t.exposeString('keyId', { nullable: true }),
     accountId: t.exposeString('accountId'),
     scopes: t.exposeStringList('scopes'),
     executionEnabled: t.exposeBoolean('executionEnabled'),

@@ -8,7 +8,7 @@ export interface GatewaySchemaTypes {
   Context: GatewayContext;
   // Non-null by default: OpenAPI `required` lists come from it (STACK.md).
   DefaultFieldNullability: false;
-  AuthScopes: Record<Scope, boolean> & { authenticated: boolean };
+  AuthScopes: Record<Scope, boolean> & { authenticated: boolean; walletSession: boolean; operator: boolean };
   Scalars: {
     DateTime: { Input: string; Output: string | number | Date };
     Decimal: { Input: string; Output: string };
@@ -23,8 +23,12 @@ export const builder = new SchemaBuilder<GatewaySchemaTypes>({
     // Resolved once per request, and only when a guarded field is selected.
     authScopes: async (ctx) => {
       const auth = await ctx.auth.resolve();
-      const has = (s: Scope) => auth.kind === 'key' && auth.scopes.has(s);
-      return { authenticated: auth.kind === 'key', 'data:read': has('data:read'), 'execute:preview': has('execute:preview'), 'execute:live': has('execute:live') };
+      const has = (s: Scope) => auth.kind !== 'anonymous' && auth.scopes.has(s);
+      return {
+        operator: ctx.services.operator.matches(ctx.auth.header),
+        authenticated: auth.kind !== 'anonymous',
+        walletSession: auth.kind === 'wallet',
+        'data:read': has('data:read'), 'execute:preview': has('execute:preview'), 'execute:live': has('execute:live') };
     },
     unauthorizedError: (_parent, ctx, _info, result) => authenticationError(ctx.auth.current, requiredScopeOf(result.failure)),
   },

@@ -29,12 +29,24 @@ const CountsRef = builder.objectRef<GatewayStatus['counts']>('Counts').implement
   fields: (t) => ({ markets: t.exposeInt('markets'), protocols: t.exposeInt('protocols') }),
 });
 
+const SharedStateRef = builder.objectRef<GatewayStatus['sharedState']>('SharedState').implement({
+  description: 'Where this replica keeps shared state (cache, candles, keys, rate limits, pub/sub) and whether it can reach it.',
+  fields: (t) => ({
+    mode: t.exposeString('mode', { description: 'embedded (in-process) or redis.' }),
+    connected: t.exposeBoolean('connected', { description: 'False while Redis is unreachable: reads are then served from local copies, marked stale.' }),
+    lastError: t.exposeString('lastError', { nullable: true }),
+    lastErrorAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => s.lastErrorAt }),
+    ingestionLeader: t.exposeBoolean('ingestionLeader', { description: 'True while this replica runs ingestion (holds the lease).' }),
+  }),
+});
+
 const GatewayStatusRef = builder.objectRef<GatewayStatus>('GatewayStatus').implement({
   fields: (t) => ({
     mode: t.exposeString('mode'),
     cache: t.field({ type: CacheStateRef, resolve: (s) => s.cache }),
     sources: t.field({ type: [SourceHealthRef], resolve: (s) => s.sources }),
     counts: t.field({ type: CountsRef, resolve: (s) => s.counts }),
+    sharedState: t.field({ type: SharedStateRef, resolve: (s) => s.sharedState }),
   }),
 });
 

@@ -10,6 +10,8 @@ import './subscriptions.js';
 import './perps.js';
 import './account-data.js';
 import './agent-capabilities.js';
+import './execution.js';
+import './execution-subscriptions.js';
 
 /** The one schema: GraphQL, graphql-ws, SSE and every Sofa REST route are built from it. */
 export function buildSchema() {

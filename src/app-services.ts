@@ -1,6 +1,10 @@
 import type { Logger } from 'pino';
 import type { Authenticator } from './auth/authenticator.js';
 import type { ExecutionControls } from './controls/execution-controls.js';
+import type { OperatorAccess } from './controls/operator-access.js';
+import type { SharedControls } from './controls/shared-controls.js';
+import type { ExecutionServices } from './execution/execution-services.js';
+import type { ExecutionStores } from './stores/open-stores.js';
 import type { RateLimiter } from './rate-limit/rate-limiter.js';
 import type { IdentityStore } from './stores/identity-store.js';
 import type { GatewayConfig } from './config.js';
@@ -12,6 +16,7 @@ import type { MarketReader } from './market-data/market-reader.js';
 import type { ProtocolRegistry } from './protocols/protocol-registry.js';
 import type { CandleStore } from './stores/candle-store.js';
 import type { FundingStore } from './stores/funding-store.js';
+import type { SharedState } from './stores/shared-state.js';
 import type { SnapshotCache } from './stores/snapshot-cache.js';
 import type { SimulatedSource } from './venues/simulated-source.js';
 
@@ -33,4 +38,10 @@ export interface AppServices {
   authenticator: Authenticator;
   rateLimiter: RateLimiter;
   controls: ExecutionControls;
+  execution: ExecutionServices;
+  executionStores: ExecutionStores;
+  operator: OperatorAccess;
+  sharedControls: SharedControls;
+  /** Where shared state lives (embedded or Redis) and whether it is reachable. */
+  sharedState: SharedState;
 }

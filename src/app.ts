@@ -15,8 +15,7 @@ import { attachGraphqlWs } from './http/graphql-ws.js';
 import { currentScope, runInScope } from './http/request-scope.js';
 import { useContractRoutes } from './http/use-contract-routes.js';
 import { useSofaRoutes } from './http/use-sofa-routes.js';
-import { backfillCandles } from './ingest/candle-backfill.js';
-import { backfillFunding } from './ingest/funding-backfill.js';
+import { backfillMissingHistory } from './ingest/history-backfill.js';
 import { IngestLoop } from './ingest/ingest-loop.js';
 import { createLogger } from './logger.js';
 import { MarketDirectory } from './market-data/market-directory.js';
@@ -27,8 +26,17 @@ import { createSimulatedSources } from './venues/simulated-venues.js';
 import { Authenticator, RequestAuth } from './auth/authenticator.js';
 import { applyBootstrap, readBootstrap } from './auth/bootstrap-file.js';
 import { ensureDemoKey } from './auth/key-issuer.js';
-import { useRateLimits } from './http/use-rate-limits.js';
+import { useRateLimits, type RateLimitOptions } from './http/use-rate-limits.js';
+import { PublicFastPath, type ErrorMasking } from './http/public-fast-path.js';
+import { requestContext } from './http/request-context.js';
 import { ExecutionControls } from './controls/execution-controls.js';
+import { WalletSessions } from './auth/wallet-sessions.js';
+import { OperatorAccess } from './controls/operator-access.js';
+import { applyControlsFile } from './controls/controls-file.js';
+import { SharedControls } from './controls/shared-controls.js';
+import { AuditTrail } from './execution/audit-trail.js';
+import { createExecutionServices } from './execution/execution-services.js';
+import { createPaperVenues } from './execution/venues/paper-venues.js';
 import { openStores } from './stores/open-stores.js';
 
 export const GRAPHQL_ENDPOINT = '/graphql';
@@ -44,6 +52,8 @@ export interface GatewayApp {
   /**
    * Applies the bootstrap file (or provisions the demo key), backfills history, takes a first
    * reading of every venue, then starts ingest. Returns the demo key when one was just created.
+   * In Redis mode only the replica holding the ingestion lease backfills and ingests; with
+   * `ingest: false` the caller drives ingest itself and no lease is taken.
    */
   start(options?: { ingest?: boolean }): Promise<{ demoKey?: string }>;
   /** A node:http server with graphql-ws attached; not yet listening. */
@@ -58,12 +68,32 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
   const sources = createSimulatedSources();
   for (const s of sources) s.setFault(config.simulatedFaults[s.id] ?? 'none');
   const directory = new MarketDirectory(sources.flatMap((s) => s.markets()));
-  const stores = openStores(config);
+  const stores = openStores(config, logger, () => clock.now());
   const { cache, candles, funding, identities, rateLimiter, events } = stores;
   const reader = new MarketReader(directory, cache, clock);
   const ingest = new IngestLoop({ sources, cache, candles, funding, reader, events, clock, logger });
   const bootstrap = config.bootstrapPath ? readBootstrap(config.bootstrapPath) : undefined;
-  const authenticator = new Authenticator(identities);
+  const protocols = new ProtocolRegistry(DEFAULT_PROTOCOLS);
+  const controls = new ExecutionControls();
+  if (config.controlsPath) applyControlsFile(config.controlsPath, controls, protocols, new Date(clock.now()).toISOString());
+  const wallets = new WalletSessions(stores.execution.walletSessions, identities, clock, { domain: config.siweDomain });
+  const authenticator = new Authenticator(identities, (token) => wallets.sessionFor(token));
+  const execution = createExecutionServices(
+    {
+      clock,
+      logger,
+      protocols,
+      controls,
+      reader,
+      cache,
+      venues: createPaperVenues(directory),
+      identities,
+      ...stores.execution,
+      audit: new AuditTrail(stores.execution.audit, clock, logger),
+      events,
+    },
+    wallets,
+  );
   const services: AppServices = {
     config,
     logger,
@@ -72,7 +102,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     candles,
     funding,
     reader,
-    protocols: new ProtocolRegistry(DEFAULT_PROTOCOLS),
+    protocols,
     events,
     contract: new ContractDocuments(),
     sources,
@@ -80,13 +110,31 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     identities,
     authenticator,
     rateLimiter,
-    controls: new ExecutionControls(),
+    controls,
+    execution,
+    executionStores: stores.execution,
+    operator: new OperatorAccess(config.operatorToken),
+    sharedControls: new SharedControls(controls, protocols, stores.controlsChannel, logger),
+    sharedState: stores.sharedState,
   };
+
+  // Shared by Yoga's plugins and the public fast path (createServer), so both decide alike.
+  const rateLimits: RateLimitOptions = {
+    limiter: rateLimiter,
+    publicPolicy: { name: 'public', points: config.rateLimits.publicPerMinute, windowSeconds: 60 },
+    keyPolicy: { name: 'api-key', points: config.rateLimits.keyPerMinute, windowSeconds: 60 },
+    trustProxy: config.trustProxy,
+    logger,
+  };
+  const sofaRoutes = useSofaRoutes({ contract: services.contract, logger });
 
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema: buildSchema(),
     graphqlEndpoint: GRAPHQL_ENDPOINT,
     landingPage: false,
+    // Yoga's built-in health check answers any URL *ending* in its endpoint with an empty 200; a
+    // parsed URL never contains a literal space, so this keeps it unreachable (only contract routes exist).
+    healthCheckEndpoint: ' ',
     graphiql: config.env === 'development',
     // Never put stacks into `extensions`, in any environment.
     maskedErrors: { isDev: false },
@@ -96,24 +144,15 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       warn: (...args) => logger.warn({ args }, 'yoga'),
       error: (...args) => logger.error({ args }, 'yoga'),
     },
-    context: (initial: { request?: Request; auth?: RequestAuth }): GatewayContext => ({
-      services,
-      http: currentScope(),
-      // graphql-ws authenticates once at connection and passes its RequestAuth in.
-      auth: initial.auth ?? new RequestAuth(authenticator, initial.request?.headers.get('authorization')),
-    }),
+    // graphql-ws authenticates once at connection and passes its RequestAuth in.
+    context: (initial: { request?: Request; auth?: RequestAuth }): GatewayContext =>
+      requestContext(services, currentScope(), initial.auth ?? initial.request?.headers.get('authorization')),
     plugins: [
       useContractRoutes(ROUTES, GRAPHQL_ENDPOINT),
-      useRateLimits({
-        limiter: rateLimiter,
-        publicPolicy: { name: 'public', points: config.rateLimits.publicPerMinute, windowSeconds: 60 },
-        keyPolicy: { name: 'api-key', points: config.rateLimits.keyPerMinute, windowSeconds: 60 },
-        trustProxy: config.trustProxy,
-        logger,
-      }),
+      useRateLimits(rateLimits),
       // jit's compiled subscribe drops field arguments: compile queries and mutations only.
       useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== 'subscription' }),
-      useSofaRoutes({ contract: services.contract, logger }),
+      sofaRoutes,
     ],
   });
 
@@ -125,18 +164,30 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       const t0 = clock.now();
       const nowIso = new Date(t0).toISOString();
       let demoKey: string | undefined;
+      await stores.connect();
+      await services.sharedControls.start();
       if (bootstrap) await applyBootstrap(identities, bootstrap, nowIso);
       else if (config.env !== 'production') demoKey = await ensureDemoKey(identities, nowIso);
-      await backfillCandles(candles, directory.markets, t0);
-      await backfillFunding(funding, directory.markets, t0);
-      await ingest.pollAll();
-      if (startOptions.ingest !== false) ingest.start();
-      logger.info({ markets: directory.markets.length, ms: clock.now() - t0 }, 'history backfilled and first snapshots cached');
+      const lead = async () => {
+        const at = clock.now();
+        await backfillMissingHistory(candles, funding, directory.markets, at);
+        await ingest.pollAll();
+        logger.info({ markets: directory.markets.length, ms: clock.now() - at }, 'history backfilled and first snapshots cached');
+      };
+      if (startOptions.ingest === false) await lead();
+      else await stores.lease.start({ onAcquired: async () => (await lead(), ingest.start()), onLost: () => ingest.stop() });
       return demoKey ? { demoKey } : {};
     },
     createServer() {
+      const sofa = sofaRoutes.currentSofa();
+      const fastPath =
+        config.publicFastPath && sofa
+          ? new PublicFastPath({ services, routes: ROUTES, sofa, rateLimits, masking: yogaMasking(yoga), logger })
+          : undefined;
       const server = createServer((req, res) => {
         const requestId = requestIdOf(req.headers['x-request-id']);
+        // Public GET routes skip the fetch-API and router layers; everything else goes through Yoga and Sofa.
+        if (fastPath?.handle(req, res, requestId)) return;
         res.setHeader('x-request-id', requestId);
         runInScope({ requestId }, () => yoga(req, res));
       });
@@ -146,10 +197,19 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     },
     async stop() {
       ingest.stop();
+      services.sharedControls.stop();
+      await stores.lease.stop();
       await Promise.all(closers.splice(0).map((c) => c()));
       await stores.close();
     },
   };
+}
+
+/** Yoga's own error masking (`maskedErrors` above), for the fast path to mask execution errors alike. */
+function yogaMasking(yoga: object): ErrorMasking | null {
+  const opts = (yoga as { maskedErrorsOpts?: ErrorMasking | null }).maskedErrorsOpts;
+  if (opts === undefined) throw new Error('graphql-yoga no longer exposes maskedErrorsOpts: the public fast path cannot mask errors as Yoga does');
+  return opts;
 }
 
 const CLIENT_REQUEST_ID = /^[\w.-]{8,64}$/;

@@ -9,6 +9,10 @@ const env = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   REDIS_URL: z.string().url().optional(),
+  /** Prefix of every Redis key and channel, so several deployments can share one Redis. */
+  REDIS_KEY_PREFIX: z.string().min(1).default('gw:'),
+  /** Redis mode: how long the ingestion lease lives without renewal (a follower takes over about this long after the leader dies). */
+  INGEST_LEASE_TTL_MS: z.coerce.number().int().min(500).max(60_000).default(5_000),
   /** Simulated venue faults at start, such as `paper-perps=down,paper-swap=degraded`. */
   GATEWAY_SIM_FAULTS: z.string().regex(FAULTS, 'expected source=none|degraded|down, comma-separated').optional(),
   /** Where embedded mode keeps accounts and API keys (shared with the keys CLI). */
@@ -18,6 +22,14 @@ const env = z.object({
   RATE_LIMIT_PUBLIC_PER_MINUTE: z.coerce.number().int().positive().default(600),
   RATE_LIMIT_KEY_PER_MINUTE: z.coerce.number().int().positive().default(1200),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  /** Answer public GET routes at the node:http level (same checks, schema and finishing); `false` leaves them to Yoga and Sofa. */
+  GATEWAY_PUBLIC_FAST_PATH: z.enum(['true', 'false']).default('true'),
+  /** The host name wallets must name in sign-in messages (EIP-4361 domain). */
+  GATEWAY_SIWE_DOMAIN: z.string().min(1).default('localhost'),
+  /** Bearer token of the operator routes; unset disables them. */
+  GATEWAY_OPERATOR_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+  /** JSON file of execution controls applied at start (feature flags, kill switch, breakers, certifications). */
+  GATEWAY_CONTROLS: z.string().min(1).optional(),
 });
 
 export interface GatewayConfig {
@@ -27,12 +39,19 @@ export interface GatewayConfig {
   logLevel: string;
   mode: 'embedded' | 'redis';
   redisUrl: string | undefined;
+  redisKeyPrefix: string;
+  ingestLeaseTtlMs: number;
   simulatedFaults: Record<string, SourceFault>;
   /** null keeps identities in memory only (tests). */
   dataDir: string | null;
   bootstrapPath: string | undefined;
   rateLimits: { publicPerMinute: number; keyPerMinute: number };
   trustProxy: boolean;
+  /** Public GET routes skip the fetch-API and router layers (src/http/public-fast-path.ts). */
+  publicFastPath: boolean;
+  siweDomain: string;
+  operatorToken: string | undefined;
+  controlsPath: string | undefined;
 }
 
 /** Reads the environment once at start-up; a bad value stops the start with a message naming it. */
@@ -53,11 +72,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConf
     logLevel: e.LOG_LEVEL,
     mode: e.REDIS_URL ? 'redis' : 'embedded',
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    ingestLeaseTtlMs: e.INGEST_LEASE_TTL_MS,
     simulatedFaults,
     dataDir: e.GATEWAY_DATA_DIR,
     bootstrapPath: e.GATEWAY_BOOTSTRAP,
     rateLimits: { publicPerMinute: e.RATE_LIMIT_PUBLIC_PER_MINUTE, keyPerMinute: e.RATE_LIMIT_KEY_PER_MINUTE },
     trustProxy: e.TRUST_PROXY === 'true',
+    publicFastPath: e.GATEWAY_PUBLIC_FAST_PATH === 'true',
+    siweDomain: e.GATEWAY_SIWE_DOMAIN,
+    operatorToken: e.GATEWAY_OPERATOR_TOKEN,
+    controlsPath: e.GATEWAY_CONTROLS,
   };
 }
 

@@ -1,5 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from './support/gateway.js';
 import { bearer, writeBootstrap, type BootstrapKeys } from './support/keys.js';
@@ -26,7 +27,7 @@ describe('GET /api/v1/capabilities', () => {
       certification: 'certified',
       requiredScopes: { preview: ['execute:preview'], live: ['execute:live'] },
       agentSessionRequired: true,
-      approvalModes: ['interactive_approval', 'agent_session'],
+      approvalModes: ['agent_session'],
       allowed: { preview: true, live: false },
     });
     expect(gates(place)).toEqual(['agent_session']);
@@ -82,8 +83,18 @@ describe('GET /api/v1/workflow-nodes', () => {
       ajv.compile(node.inputSchema);
       ajv.compile(node.outputSchema);
     }
-    const reads = nodes.filter((n: any) => n.kind === 'data');
+    const reads = nodes.filter((n: any) => n.kind === 'data' && !n.route.path.includes('{approvalId}') && !n.route.path.includes('{executionId}') && !n.route.path.includes('{referenceId}'));
     expect(reads.length).toBeGreaterThanOrEqual(14);
+    expect(nodes.filter((n: any) => ['preview', 'approval', 'execute'].includes(n.kind)).map((n: any) => n.id)).toEqual([
+      'preview.previewExecution',
+      'approval.createApproval',
+      'approval.decideApproval',
+      'execute.execute',
+    ]);
+    const preview = nodes.find((n: any) => n.id === 'preview.previewExecution');
+    expect(preview.inputSchema.required).toEqual(expect.arrayContaining(['protocol', 'action', 'assetIn', 'referenceId']));
+    expect(preview.available).toBe(false); // a read-only key
+    expect(nodes.find((n: any) => n.id === 'approval.createApproval').blockedBy).toContainEqual(expect.objectContaining({ gate: 'wallet_session' }));
     for (const node of reads) {
       const path = node.route.path.replace('{asset}', node.route.path.includes('lending') ? 'USDC' : 'BTC').replace('{protocol}', 'paper-perps');
       const res = await gw.get(path, { headers: bearer(keys.readOnly) });
@@ -110,6 +121,8 @@ describe('GET /api/v1/openapi.json (full contract)', () => {
     expect(full.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer', description: expect.any(String) });
     expect(full.paths['/api/v1/data/perps/price/{asset}'].get).toMatchObject({ security: [{ bearerAuth: [] }], 'x-required-scopes': ['data:read'] });
     expect(Object.keys(full.paths)).toContain('/api/v1/capabilities');
+    const validator = new Validator();
+    expect((await validator.validate(full)).errors).toBeUndefined();
     const pub = await (await gw.get('/api/v1/public/openapi.public.json')).json();
     expect(Object.keys(pub.paths).every((p) => p.startsWith('/api/v1/public/'))).toBe(true);
     expect(JSON.stringify(pub)).not.toContain('bearerAuth');

@@ -58,9 +58,18 @@ describe('only contract routes exist', () => {
     '/docs',
     '/openapi.json',
     '/graphql/extra',
+    '/health',
+    '/api/health',
+    '/api/v1/public/health',
   ])('GET %s is a JSON 404 error response', async (path) => {
     const res = await gw.get(path);
     expectErrorResponse(res, await res.json(), 404);
+  });
+
+  it("has no health-check suffix route: a market named 'health' is just an unknown market", async () => {
+    const res = await gw.get('/api/v1/public/markets/health');
+    expect(res.status).toBe(404);
+    expect((await res.json()).freshness).toMatchObject({ stale: true, staleReason: 'not_found' });
   });
 
   it('blocks Sofa webhooks for every method (no server-side requests to caller URLs)', async () => {

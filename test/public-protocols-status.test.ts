@@ -15,7 +15,7 @@ describe('GET /api/v1/public/protocols/{protocol}', () => {
     expect(body.freshness.stale).toBe(false);
     expect(body.data).toMatchObject({ id: 'paper-perps', kind: 'perpetuals', visibility: 'public', availability: 'available', sourceStatus: 'healthy' });
     expect(body.data.markets).toEqual(['BTC-PERP', 'ETH-PERP', 'SOL-PERP']);
-    expect(body.data.actions.map((a: any) => a.id)).toEqual(['place_order', 'cancel_order', 'close_position']);
+    expect(body.data.actions.map((a: any) => a.id)).toEqual(['place_order']);
     expect(body.data.actions[0].certification.state).toBe('certified');
     const equities = await (await gw.get('/api/v1/public/protocols/paper-equities')).json();
     const options = equities.data.actions.find((a: any) => a.id === 'options_order');

@@ -35,7 +35,8 @@ export interface ProtocolCapability {
 }
 
 export interface Capabilities {
-  keyId: string;
+  /** The API key asking, or null for a wallet session. */
+  keyId: string | null;
   accountId: string;
   scopes: Scope[];
   executionEnabled: boolean;
@@ -55,7 +56,7 @@ const CERTIFICATION_CODE: Record<Exclude<CertificationState, 'certified'>, strin
  * The gates that would refuse a live execution of `action` now, in the DESIGN order (feature flag,
  * certification, venue health / kill switch / circuit breaker, then this key's authority).
  */
-export function gateBlocks(ctx: GatewayContext, p: ProtocolDefinition, action: ActionDefinition, status: SourceStatus, auth: AuthResult): GateBlock[] {
+export function gateBlocks(ctx: GatewayContext, p: ProtocolDefinition, action: ActionDefinition, status: SourceStatus, auth: AuthResult, activeSessionCovers: boolean): GateBlock[] {
   const { controls } = ctx.services;
   const blocks: GateBlock[] = [];
   if (!controls.isExecutionEnabled()) blocks.push({ gate: 'feature_flag', code: 'EXECUTION_DISABLED', reason: 'Execution is disabled in this environment.' });
@@ -69,22 +70,25 @@ export function gateBlocks(ctx: GatewayContext, p: ProtocolDefinition, action: A
   if (kill.engaged) blocks.push({ gate: 'kill_switch', code: 'VENUE_UNHEALTHY', reason: kill.reason ?? 'Kill switch engaged.' });
   const breaker = controls.breakerReason(p.sourceId);
   if (breaker) blocks.push({ gate: 'circuit_breaker', code: 'VENUE_UNHEALTHY', reason: breaker });
-  if (auth.kind !== 'key' || !auth.scopes.has('execute:live')) {
+  if (auth.kind === 'anonymous' || !auth.scopes.has('execute:live')) {
     blocks.push({ gate: 'scope', code: 'POLICY_DENIED', reason: 'This key lacks the execute:live scope.' });
   }
-  blocks.push({ gate: 'agent_session', code: 'POLICY_DENIED', reason: 'No active agent session for this key.' });
+  if (auth.kind === 'key' && !activeSessionCovers) {
+    blocks.push({ gate: 'agent_session', code: 'POLICY_DENIED', reason: 'No active agent session of this key covers this action.' });
+  }
   return blocks;
 }
 
 export async function capabilitiesEnvelope(ctx: GatewayContext): Promise<PublicEnvelope<Capabilities>> {
   const auth = await ctx.auth.resolve();
-  if (auth.kind !== 'key') throw new Error('capabilities resolved without an authenticated key');
+  if (auth.kind === 'anonymous') throw new Error('capabilities resolved without a principal');
   const { reader, protocols, controls, clock } = ctx.services;
   const now = clock.now();
   const health = await reader.healthBySource();
+  const sessions = auth.kind === 'key' ? await ctx.services.execution.agentSessions.activeFor(auth.account.id, auth.key.id, now) : [];
   const visible = protocols.visibleProtocols();
   const data: Capabilities = {
-    keyId: auth.key.id,
+    keyId: auth.kind === 'key' ? auth.key.id : null,
     accountId: auth.account.id,
     scopes: [...auth.scopes],
     executionEnabled: controls.isExecutionEnabled(),
@@ -97,15 +101,16 @@ export async function capabilitiesEnvelope(ctx: GatewayContext): Promise<PublicE
         kind: p.kind,
         sourceStatus: status,
         actions: p.actions.map((a) => {
-          const blockedBy = gateBlocks(ctx, p, a, status, auth);
+          const covered = sessions.some((s) => s.protocols.includes(p.id) && s.actions.includes(a.id));
+          const blockedBy = gateBlocks(ctx, p, a, status, auth, covered);
           return {
             protocol: p.id,
             action: a.id,
             name: a.name,
             certification: a.certification,
             requiredScopes: { preview: ['execute:preview'], live: ['execute:live'] },
-            agentSessionRequired: true,
-            approvalModes: ['interactive_approval', 'agent_session'],
+            agentSessionRequired: auth.kind === 'key',
+            approvalModes: auth.kind === 'key' ? ['agent_session'] : ['interactive_approval'],
             allowed: { preview: auth.scopes.has('execute:preview'), live: blockedBy.length === 0 },
             blockedBy,
           };

@@ -9,7 +9,7 @@ import { TRIGGERS } from './trigger-schemas.js';
 
 export interface WorkflowNode {
   id: string;
-  kind: 'trigger' | 'data';
+  kind: 'trigger' | 'data' | 'preview' | 'approval' | 'execute';
   title: string;
   description: string;
   route: { method: string; path: string } | null;
@@ -47,26 +47,61 @@ function inputOf(route: RouteSpec): Record<string, unknown> {
   return { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties, required, additionalProperties: false };
 }
 
-function dataNode(ctx: GatewayContext, route: RouteSpec, auth: AuthResult): WorkflowNode {
-  const doc = ctx.services.contract.fullDocument();
-  const success = doc.paths[route.path][route.method.toLowerCase()].responses['200'].content['application/json'].schema;
-  const missing = route.scopes.filter((s) => auth.kind !== 'key' || !auth.scopes.has(s as never));
+const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
+/** Input of a step with a body: its path parameters and the request body's fields. */
+function stepInputOf(doc: Record<string, any>, route: RouteSpec): Record<string, unknown> {
+  const params = inputOf(route) as { properties: Record<string, unknown>; required: string[] };
+  const body = dereference(doc, doc.paths[route.path][route.method.toLowerCase()].requestBody?.content?.['application/json']?.schema ?? {});
   return {
-    id: `data.${route.operationId}`,
-    kind: 'data',
+    $schema: DIALECT,
+    type: 'object',
+    properties: { ...params.properties, ...(body.properties ?? {}) },
+    required: [...new Set([...params.required, ...(body.required ?? [])])],
+    additionalProperties: false,
+  };
+}
+
+/** Why this caller cannot take a route's step now: missing scopes, or the wrong kind of principal. */
+async function blocksFor(ctx: GatewayContext, route: RouteSpec, auth: AuthResult): Promise<{ gate: string; reason: string }[]> {
+  const blocks = route.scopes
+    .filter((s) => auth.kind === 'anonymous' || !auth.scopes.has(s as never))
+    .map((s) => ({ gate: 'scope', reason: `This key lacks the ${s} scope.` }));
+  if (route.security === 'wallet_session' && auth.kind !== 'wallet') {
+    blocks.push({ gate: 'wallet_session', reason: 'Needs a wallet session: sign in with Ethereum.' });
+  }
+  if (route.workflow === 'execute' && auth.kind === 'key') {
+    const sessions = await ctx.services.execution.agentSessions.activeFor(auth.account.id, auth.key.id, ctx.services.clock.now());
+    if (sessions.length === 0) blocks.push({ gate: 'agent_session', reason: 'No active agent session for this key.' });
+  }
+  return blocks;
+}
+
+async function routeNode(ctx: GatewayContext, route: RouteSpec, auth: AuthResult): Promise<WorkflowNode> {
+  const doc = ctx.services.contract.fullDocument();
+  const operation = doc.paths[route.path][route.method.toLowerCase()];
+  const success = operation.responses['200'].content['application/json'].schema;
+  const blockedBy = await blocksFor(ctx, route, auth);
+  const kind = route.workflow ?? 'data';
+  return {
+    id: `${kind}.${route.operationId}`,
+    kind,
     title: route.summary,
     description: `${route.method} ${route.path}${route.maxAgeMs ? `; data older than ${route.maxAgeMs} ms is marked stale` : ''}.`,
     route: { method: route.method, path: route.path },
     subscription: null,
     requiredScopes: [...route.scopes],
-    available: missing.length === 0,
-    blockedBy: missing.map((s) => ({ gate: 'scope', reason: `This key lacks the ${s} scope.` })),
-    inputSchema: inputOf(route),
-    outputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', ...dereference(doc, success) },
+    available: blockedBy.length === 0,
+    blockedBy,
+    inputSchema: route.workflow ? stepInputOf(doc, route) : inputOf(route),
+    outputSchema: { $schema: DIALECT, ...dereference(doc, success) },
   };
 }
 
-/** Workflow nodes, computed per request from the route registry and this key's scopes. */
+/**
+ * Workflow nodes, computed per request: triggers, every data read, and the preview, approval and
+ * execute steps, from the route registry, the full contract's schemas and this caller's authority.
+ */
 export async function workflowNodesEnvelope(ctx: GatewayContext): Promise<PublicEnvelope<WorkflowNodes>> {
   const auth = await ctx.auth.resolve();
   const now = ctx.services.clock.now();
@@ -83,6 +118,7 @@ export async function workflowNodesEnvelope(ctx: GatewayContext): Promise<Public
     inputSchema: jsonSchema(t.input),
     outputSchema: jsonSchema(t.output),
   }));
-  const reads = ROUTES.filter((r) => r.method === 'GET' && !NOT_NODES.has(r.operationId)).map((r) => dataNode(ctx, r, auth));
-  return publicEnvelope(ctx, { nodes: [...triggers, ...reads] }, freshnessOf(now, 'healthy', Number.POSITIVE_INFINITY, now), now);
+  const steps = ROUTES.filter((r) => r.visibility !== 'internal' && !NOT_NODES.has(r.operationId) && (r.workflow !== undefined || r.method === 'GET'));
+  const nodes = await Promise.all(steps.map((r) => routeNode(ctx, r, auth)));
+  return publicEnvelope(ctx, { nodes: [...triggers, ...nodes] }, freshnessOf(now, 'healthy', Number.POSITIVE_INFINITY, now), now);
 }

@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../src/domain/decimal.js';
 import { FUNDING_HISTORY_LIMIT } from '../../src/contract/route-registry.js';
 import { GatewayError } from '../../src/errors/gateway-error.js';
 import type { GatewayContext } from '../../schema/context.js';

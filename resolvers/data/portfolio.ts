@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../src/domain/decimal.js';
 import { combineFreshness, missingFreshness, type Freshness } from '../../src/domain/freshness.js';
 import type { GatewayContext } from '../../schema/context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
@@ -19,19 +19,26 @@ export interface Portfolio {
   totalValueUsd: string;
 }
 
-/** The key's own account, valued at the current snapshot prices; it is as fresh as those prices. */
+/**
+ * The key's own account, valued at the current snapshot prices; it is as fresh as those prices.
+ * Ledger entries other than tokens (positions, margin, supplied, borrowed) are listed unpriced.
+ */
 export async function portfolioEnvelope(ctx: GatewayContext): Promise<PublicEnvelope<Portfolio>> {
   const auth = await ctx.auth.resolve();
-  if (auth.kind !== 'key') throw new Error('portfolio resolved without an authenticated key');
+  if (auth.kind === 'anonymous') throw new Error('portfolio resolved without a principal');
   const { reader, clock } = ctx.services;
   const now = clock.now();
   const account = (await ctx.services.identities.getAccount(auth.account.id)) ?? auth.account;
+  // Balances are the paper ledger's: configured balances plus every execution since.
+  const { ledger } = ctx.services.executionStores;
+  await ledger.seed(account.id, account.balances);
+  const ledgerBalances = (await ledger.balances(account.id)) ?? account.balances;
   const freshnessParts: Freshness[] = [];
   let total = new Decimal(0);
   const balances: PortfolioBalance[] = [];
-  for (const [token, amount] of Object.entries(account.balances)) {
+  for (const [token, amount] of Object.entries(ledgerBalances)) {
     let price: Decimal | null = DOLLARS.has(token.toUpperCase()) ? new Decimal(1) : null;
-    if (!price) {
+    if (!price && !token.includes(':')) {
       const market = reader.directory.resolve(token);
       const view = market && (await reader.view(market, now));
       if (view && DOLLARS.has(view.quote)) {

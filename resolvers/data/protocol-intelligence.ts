@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../src/domain/decimal.js';
 import { combineFreshness, missingFreshness } from '../../src/domain/freshness.js';
 import { GatewayError } from '../../src/errors/gateway-error.js';
 import type { CertificationState } from '../../src/protocols/protocol.js';

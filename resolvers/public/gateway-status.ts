@@ -1,5 +1,6 @@
 import { combineFreshness, freshnessOf, MAX_AGE_MS, missingFreshness } from '../../src/domain/freshness.js';
 import { unknownHealth, type SourceHealth } from '../../src/domain/source-health.js';
+import type { SharedStateStatus } from '../../src/stores/shared-state.js';
 import type { GatewayContext } from '../../schema/context.js';
 import { publicEnvelope, type PublicEnvelope } from './envelope.js';
 
@@ -14,6 +15,8 @@ export interface GatewayStatus {
   };
   sources: (SourceHealth & { markets: number })[];
   counts: { markets: number; protocols: number };
+  /** Where this replica keeps shared state and whether it can reach it. */
+  sharedState: SharedStateStatus;
 }
 
 export async function statusEnvelope(ctx: GatewayContext): Promise<PublicEnvelope<GatewayStatus>> {
@@ -43,6 +46,7 @@ export async function statusEnvelope(ctx: GatewayContext): Promise<PublicEnvelop
     },
     sources,
     counts: { markets: markets.length, protocols: protocols.publicProtocols().length },
+    sharedState: ctx.services.sharedState.status(),
   };
   return publicEnvelope(ctx, status, freshness, now);
 }

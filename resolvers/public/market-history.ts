@@ -3,7 +3,7 @@ import { missingFreshness } from '../../src/domain/freshness.js';
 import { GatewayError } from '../../src/errors/gateway-error.js';
 import { HISTORY_LIMIT, HISTORY_RESOLUTIONS } from '../../src/contract/route-registry.js';
 import { loadHistory, type HistoryPoint, type HistoryResolution } from '../../src/market-data/candle-history.js';
-import { isRfc3339 } from '../../schema/scalars.js';
+import { isRfc3339 } from '../../src/domain/rfc3339.js';
 import type { GatewayContext } from '../../schema/context.js';
 import { publicEnvelope, type PublicEnvelope } from './envelope.js';
 

@@ -1,18 +1,38 @@
+import type { WalletSession } from '../execution/execution-types.js';
 import type { IdentityStore } from '../stores/identity-store.js';
 import { parseBearer, sameDigest, sha256Hex, type BearerProblem } from './api-key-secret.js';
-import type { Account, ApiKeyRecord, Scope } from './identity.js';
+import { SCOPES, type Account, type ApiKeyRecord, type Scope } from './identity.js';
+import { SESSION_PREFIX } from './wallet-sessions.js';
 
 export type AuthResult =
   | { kind: 'key'; key: ApiKeyRecord; account: Account; scopes: ReadonlySet<Scope> }
+  | { kind: 'wallet'; session: WalletSession; sessionId: string; account: Account; scopes: ReadonlySet<Scope> }
   | { kind: 'anonymous'; problem: BearerProblem | 'invalid' };
 
-/** Resolves a request's Authorization header to an API key and its account. */
+export type Principal = Exclude<AuthResult, { kind: 'anonymous' }>;
+
+/** Looks a wallet-session token up (WalletSessions.sessionFor). */
+export type WalletSessionLookup = (token: string) => Promise<WalletSession | undefined>;
+
+/**
+ * Resolves a request's Authorization header: an API key (scoped), or a wallet session from
+ * sign-in with Ethereum (the account holder, every scope for its own account).
+ */
 export class Authenticator {
-  constructor(private readonly identities: IdentityStore) {}
+  constructor(
+    private readonly identities: IdentityStore,
+    private readonly walletSession: WalletSessionLookup = async () => undefined,
+  ) {}
 
   async authenticate(header: string | null | undefined): Promise<AuthResult> {
     const bearer = parseBearer(header);
     if ('problem' in bearer) return { kind: 'anonymous', problem: bearer.problem };
+    if (bearer.token.startsWith(SESSION_PREFIX)) {
+      const session = await this.walletSession(bearer.token);
+      const account = session && (await this.identities.getAccount(session.accountId));
+      if (!session || !account) return { kind: 'anonymous', problem: 'invalid' };
+      return { kind: 'wallet', session, sessionId: sha256Hex(bearer.token).slice(0, 16), account, scopes: new Set(SCOPES) };
+    }
     const digest = sha256Hex(bearer.token);
     const key = await this.identities.findKeyByHash(digest);
     // Unknown and revoked keys are indistinguishable to the caller.
@@ -30,7 +50,7 @@ export class RequestAuth {
 
   constructor(
     private readonly authenticator: Authenticator,
-    private readonly header: string | null | undefined,
+    readonly header: string | null | undefined,
   ) {}
 
   resolve(): Promise<AuthResult> {

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { readJsonConfig } from '../config/read-json-config.js';
 import type { IdentityStore } from '../stores/identity-store.js';
 import { SCOPES } from './identity.js';
 
@@ -29,18 +29,7 @@ export type Bootstrap = z.infer<typeof bootstrapSchema>;
 
 /** Reads and validates `GATEWAY_BOOTSTRAP`; errors name the file and the bad entry. */
 export function readBootstrap(path: string): Bootstrap {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (e) {
-    throw new Error(`GATEWAY_BOOTSTRAP ${path}: cannot read JSON (${e instanceof Error ? e.message : String(e)})`);
-  }
-  const parsed = bootstrapSchema.safeParse(raw);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.').replace(/\.(\d+)/g, '[$1]')}: ${i.message}`);
-    throw new Error(`GATEWAY_BOOTSTRAP ${path}: ${problems.join('; ')}`);
-  }
-  const data = parsed.data;
+  const data = readJsonConfig('GATEWAY_BOOTSTRAP', path, bootstrapSchema);
   const accountIds = new Set(data.accounts.map((a) => a.id));
   const seen = new Set<string>();
   data.apiKeys.forEach((k, i) => {

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { issueApiKey } from '../auth/key-issuer.js';
 import { SCOPES, type Scope } from '../auth/identity.js';
 import { loadConfig } from '../config.js';
-import { openIdentityStore } from '../stores/open-identity-store.js';
+import { openIdentityStoreForCli } from '../stores/open-identity-store.js';
 
 const USAGE = `Usage: npm run keys -- <command> [options]
 
@@ -14,7 +14,8 @@ const USAGE = `Usage: npm run keys -- <command> [options]
   account --id <id> --wallet <0x address> [--balance TOKEN=AMOUNT ...]
           Creates or updates a paper account.
 
-Uses GATEWAY_DATA_DIR (default .gateway), the same store as the running gateway.`;
+Uses the same store as the running gateway: Redis when REDIS_URL is set, else GATEWAY_DATA_DIR
+(default .gateway).`;
 
 function fail(message: string): never {
   process.stderr.write(`keys: ${message}\n\n${USAGE}\n`);
@@ -41,50 +42,54 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const config = loadConfig();
-  if (!config.dataDir) fail('GATEWAY_DATA_DIR is not set');
-  const store = openIdentityStore(config);
+  if (!config.redisUrl && !config.dataDir) fail('GATEWAY_DATA_DIR is not set');
+  const { store, close } = await openIdentityStoreForCli(config);
   const now = new Date().toISOString();
 
-  switch (command) {
-    case 'create': {
-      if (!values.account) fail('create needs --account');
-      const scopes = (values.scopes ?? SCOPES.join(',')).split(',').map((s) => s.trim());
-      const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
-      if (unknown.length) fail(`unknown scope ${unknown.join(', ')}; scopes are ${SCOPES.join(', ')}`);
-      const { secret, record } = await issueApiKey(store, values.account, scopes as Scope[], values.label ?? null, now).catch((e: Error) => fail(e.message));
-      process.stdout.write(`${JSON.stringify({ id: record.id, accountId: record.accountId, scopes: record.scopes, key: secret })}\n`);
-      process.stderr.write('Store this key now: it is not shown again.\n');
-      return;
-    }
-    case 'list': {
-      const keys = await store.listKeys(values.account);
-      for (const k of keys) process.stdout.write(`${JSON.stringify({ id: k.id, accountId: k.accountId, scopes: k.scopes, revoked: k.revoked, label: k.label, createdAt: k.createdAt })}\n`);
-      return;
-    }
-    case 'revoke': {
-      const id = rest[0];
-      if (!id) fail('revoke needs a key id');
-      const key = await store.revokeKey(id, now);
-      if (!key) fail(`no key ${id}`);
-      process.stdout.write(`${JSON.stringify({ id: key.id, revoked: true, revokedAt: key.revokedAt })}\n`);
-      return;
-    }
-    case 'account': {
-      if (!values.id || !values.wallet) fail('account needs --id and --wallet');
-      if (!/^0x[0-9a-fA-F]{40}$/.test(values.wallet)) fail('--wallet must be a 0x-prefixed 20-byte hex address');
-      const balances: Record<string, string> = {};
-      for (const b of values.balance ?? []) {
-        const m = /^([A-Za-z0-9]+)=(\d+(\.\d+)?)$/.exec(b);
-        if (!m) fail(`--balance ${b}: expected TOKEN=AMOUNT`);
-        balances[m[1]!] = m[2]!;
+  try {
+    switch (command) {
+      case 'create': {
+        if (!values.account) fail('create needs --account');
+        const scopes = (values.scopes ?? SCOPES.join(',')).split(',').map((s) => s.trim());
+        const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+        if (unknown.length) fail(`unknown scope ${unknown.join(', ')}; scopes are ${SCOPES.join(', ')}`);
+        const { secret, record } = await issueApiKey(store, values.account, scopes as Scope[], values.label ?? null, now).catch((e: Error) => fail(e.message));
+        process.stdout.write(`${JSON.stringify({ id: record.id, accountId: record.accountId, scopes: record.scopes, key: secret })}\n`);
+        process.stderr.write('Store this key now: it is not shown again.\n');
+        return;
       }
-      const existing = await store.getAccount(values.id);
-      await store.putAccount({ id: values.id, wallet: values.wallet, balances: { ...existing?.balances, ...balances }, createdAt: existing?.createdAt ?? now });
-      process.stdout.write(`${JSON.stringify({ id: values.id, wallet: values.wallet })}\n`);
-      return;
+      case 'list': {
+        const keys = await store.listKeys(values.account);
+        for (const k of keys) process.stdout.write(`${JSON.stringify({ id: k.id, accountId: k.accountId, scopes: k.scopes, revoked: k.revoked, label: k.label, createdAt: k.createdAt })}\n`);
+        return;
+      }
+      case 'revoke': {
+        const id = rest[0];
+        if (!id) fail('revoke needs a key id');
+        const key = await store.revokeKey(id, now);
+        if (!key) fail(`no key ${id}`);
+        process.stdout.write(`${JSON.stringify({ id: key.id, revoked: true, revokedAt: key.revokedAt })}\n`);
+        return;
+      }
+      case 'account': {
+        if (!values.id || !values.wallet) fail('account needs --id and --wallet');
+        if (!/^0x[0-9a-fA-F]{40}$/.test(values.wallet)) fail('--wallet must be a 0x-prefixed 20-byte hex address');
+        const balances: Record<string, string> = {};
+        for (const b of values.balance ?? []) {
+          const m = /^([A-Za-z0-9]+)=(\d+(\.\d+)?)$/.exec(b);
+          if (!m) fail(`--balance ${b}: expected TOKEN=AMOUNT`);
+          balances[m[1]!] = m[2]!;
+        }
+        const existing = await store.getAccount(values.id);
+        await store.putAccount({ id: values.id, wallet: values.wallet, balances: { ...existing?.balances, ...balances }, createdAt: existing?.createdAt ?? now });
+        process.stdout.write(`${JSON.stringify({ id: values.id, wallet: values.wallet })}\n`);
+        return;
+      }
+      default:
+        fail(`unknown command ${command}`);
     }
-    default:
-      fail(`unknown command ${command}`);
+  } finally {
+    await close();
   }
 }
 

@@ -30,7 +30,8 @@ const INFO: Record<ContractAudience, { title: string; description: string }> = {
  */
 export function buildContractOpenApi(sofaDoc: OpenApiDocument, routes: readonly RouteSpec[], schema: GraphQLSchema, audience: ContractAudience): OpenApiDocument {
   const paths: Record<string, any> = {};
-  for (const route of routes.filter((r) => audience === 'full' || r.visibility === 'public')) {
+  // Spec, Versioning: internal routes are excluded from the contract.
+  for (const route of routes.filter((r) => (audience === 'full' && r.visibility !== 'internal') || r.visibility === 'public')) {
     const sofaOp = sofaDoc.paths?.[sofaPath(route).replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
     if (!sofaOp) throw new Error(`Sofa produced no operation for ${route.method} ${route.path}`);
     const success = sofaOp.responses?.['200']?.content?.['application/json']?.schema;
@@ -64,7 +65,14 @@ export function buildContractOpenApi(sofaDoc: OpenApiDocument, routes: readonly 
     paths,
     components: {
       schemas: sortKeys(schemas),
-      ...(audience === 'full' ? { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key issued by the gateway.' } } } : {}),
+      ...(audience === 'full'
+        ? {
+            securitySchemes: {
+              bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key issued by the gateway (tgw_...), or a wallet session.' },
+              walletSession: { type: 'http', scheme: 'bearer', description: 'A wallet session from POST /api/v1/auth/siwe/verify (tgws_...).' },
+            },
+          }
+        : {}),
       responses: Object.fromEntries(
         Object.entries(SHARED_ERROR_STATUSES).map(([status, description]) => [
           `Error${status}`,
@@ -85,10 +93,14 @@ function operationOf(route: RouteSpec, sofaOp: any, success: JsonSchema): Record
     const { description, type, ...rules } = spec;
     parameters.push({ name, in: 'query', required: false, description, schema: { type, ...rules } });
   }
+  const hasBody = route.method === 'POST' || route.method === 'PATCH';
   const declared = new Set(parameters.map((p) => `${p.in}:${p.name}`));
   for (const p of sofaParams) {
+    // Sofa repeats body fields as query parameters; the body is the contract for those routes.
+    if (hasBody && p.in === 'query') continue;
     if (!declared.has(`${p.in}:${p.name}`)) throw new Error(`${route.path}: Sofa parameter ${p.in}:${p.name} is missing from the route registry`);
   }
+  const requestBody = hasBody && sofaOp.requestBody ? sofaOp.requestBody : undefined;
 
   const headers: Record<string, unknown> = {
     'Cache-Control': {
@@ -110,12 +122,14 @@ function operationOf(route: RouteSpec, sofaOp: any, success: JsonSchema): Record
       : { description: spec.code ? `${spec.description} Code: ${spec.code}.` : spec.description, content: errorContent };
   }
   const isPublic = route.visibility === 'public';
+  const security = isPublic || route.security === 'none' ? [] : route.security === 'wallet_session' ? [{ walletSession: [] }] : [{ bearerAuth: [] }];
   return {
     operationId: route.operationId,
     summary: route.summary,
     tags: [isPublic ? 'public' : 'authenticated'],
-    security: isPublic ? [] : [{ bearerAuth: [] }],
+    security,
     ...(isPublic ? {} : { 'x-required-scopes': [...route.scopes] }),
+    ...(requestBody ? { requestBody } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     responses,
     'x-max-age-ms': route.maxAgeMs,

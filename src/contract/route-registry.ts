@@ -44,6 +44,10 @@ export interface RouteSpec {
   invalidInputCode?: string;
   /** `etag`: a JSON mirror answering If-None-Match with 304. */
   caching: 'freshness' | 'etag' | 'none';
+  /** Who may call: a Bearer API key (default outside the public plane), a wallet session, anyone, or the operator. */
+  security?: 'bearer' | 'wallet_session' | 'none' | 'operator';
+  /** The execution step this route is, for workflow nodes. */
+  workflow?: 'preview' | 'approval' | 'execute';
 }
 
 export const HISTORY_RESOLUTIONS = ['1m', '5m', '15m', '30m', '1h', '4h', '1d'] as const;
@@ -268,8 +272,204 @@ export const AUTHENTICATED_ROUTES: readonly RouteSpec[] = [
   }),
 ];
 
+const executionRoute = (r: Omit<RouteSpec, 'visibility' | 'caching' | 'maxAgeMs'> & { maxAgeMs?: number | null; visibility?: RouteVisibility }): RouteSpec => ({
+  visibility: 'authenticated',
+  caching: 'none',
+  maxAgeMs: null,
+  ...r,
+});
+
+const approvalParam = { approvalId: 'An approval id (apr_...).' };
+
+/** Wallet sessions, preview, approvals, execution, agent sessions, audit (spec: execution sequence). */
+export const EXECUTION_ROUTES: readonly RouteSpec[] = [
+  executionRoute({
+    operationId: 'createSiweNonce',
+    method: 'POST',
+    path: '/api/v1/auth/siwe/nonce',
+    field: 'Mutation.createSiweNonce',
+    scopes: [],
+    idempotent: false,
+    security: 'none',
+    summary: 'A single-use nonce for an EIP-4361 sign-in or re-authentication message.',
+  }),
+  executionRoute({
+    operationId: 'verifySiwe',
+    method: 'POST',
+    path: '/api/v1/auth/siwe/verify',
+    field: 'Mutation.verifySiwe',
+    scopes: [],
+    idempotent: false,
+    security: 'none',
+    summary: 'Sign in with Ethereum: a signed EIP-4361 message gives a short-lived wallet session (Bearer tgws_...).',
+  }),
+  executionRoute({
+    operationId: 'signOut',
+    method: 'DELETE',
+    path: '/api/v1/auth/session',
+    field: 'Mutation.signOut',
+    scopes: [],
+    idempotent: true,
+    security: 'wallet_session',
+    summary: "Ends every wallet session of the caller's account at once.",
+  }),
+  executionRoute({
+    operationId: 'previewExecution',
+    workflow: 'preview',
+    method: 'POST',
+    path: '/api/v1/execute/preview',
+    field: 'Mutation.previewExecution',
+    scopes: ['execute:preview'],
+    idempotent: true,
+    summary: 'Quote and gate-by-gate verdict for an instruction; idempotent by referenceId.',
+    errors: { 409: { description: 'The referenceId was previewed with a different body.', code: 'IDEMPOTENCY_CONFLICT' } },
+  }),
+  executionRoute({
+    operationId: 'createApproval',
+    workflow: 'approval',
+    method: 'POST',
+    path: '/api/v1/execute/approvals',
+    field: 'Mutation.createApproval',
+    scopes: [],
+    idempotent: false,
+    security: 'wallet_session',
+    summary: 'An exact, short-lived, one-time approval of a previewed instruction (wallet session).',
+  }),
+  executionRoute({
+    operationId: 'getApproval',
+    method: 'GET',
+    path: '/api/v1/execute/approvals/{approvalId}',
+    field: 'Query.approval',
+    scopes: [],
+    idempotent: false,
+    pathParams: approvalParam,
+    summary: 'An approval and its state (pending, approved, rejected, expired, consumed).',
+    errors: { 404: { description: 'No such approval for this account.', code: 'approval_not_found' } },
+  }),
+  executionRoute({
+    operationId: 'decideApproval',
+    workflow: 'approval',
+    method: 'PATCH',
+    path: '/api/service/ai/approvals/{approvalId}',
+    field: 'Mutation.decideApproval',
+    scopes: [],
+    idempotent: false,
+    security: 'wallet_session',
+    pathParams: approvalParam,
+    summary: 'Approve or reject with a fresh wallet signature naming the approval and its instruction hash.',
+    errors: { 404: { description: 'No such approval for this account.', code: 'approval_not_found' } },
+  }),
+  executionRoute({
+    operationId: 'execute',
+    workflow: 'execute',
+    method: 'POST',
+    path: '/api/v1/execute',
+    field: 'Mutation.execute',
+    scopes: ['execute:live'],
+    idempotent: true,
+    summary: 'Executes the unchanged request with an approvalId (interactive) or under an agent session (API key); gated, fails closed.',
+    errors: { 503: { description: 'POLICY_UNAVAILABLE or VENUE_UNHEALTHY: nothing was executed.' } },
+  }),
+  executionRoute({
+    operationId: 'getExecution',
+    method: 'GET',
+    path: '/api/v1/execute/executions/{executionId}',
+    field: 'Query.execution',
+    scopes: [],
+    idempotent: false,
+    pathParams: { executionId: 'An execution id (exe_...).' },
+    summary: 'An execution and its state history.',
+    errors: { 404: { description: 'No such execution for this account.', code: 'execution_not_found' } },
+  }),
+  executionRoute({
+    operationId: 'getExecutionByReference',
+    method: 'GET',
+    path: '/api/v1/execute/references/{referenceId}',
+    field: 'Query.executionByReference',
+    scopes: [],
+    idempotent: false,
+    pathParams: { referenceId: 'The client referenceId of the execution request.' },
+    summary: 'The execution of a referenceId: reconcile with it before retrying after an unknown outcome.',
+    errors: { 404: { description: 'No execution with this referenceId.', code: 'execution_not_found' } },
+  }),
+  executionRoute({
+    operationId: 'activateAgentSession',
+    method: 'POST',
+    path: '/api/v1/agent-sessions',
+    field: 'Mutation.activateAgentSession',
+    scopes: [],
+    idempotent: false,
+    security: 'wallet_session',
+    summary: 'Activates a bounded agent session for one API key (wallet session).',
+  }),
+  executionRoute({
+    operationId: 'listAgentSessions',
+    method: 'GET',
+    path: '/api/v1/agent-sessions',
+    field: 'Query.agentSessions',
+    scopes: [],
+    idempotent: false,
+    summary: "The account's agent sessions.",
+  }),
+  executionRoute({
+    operationId: 'revokeAgentSession',
+    method: 'DELETE',
+    path: '/api/v1/agent-sessions/{sessionId}',
+    field: 'Mutation.revokeAgentSession',
+    scopes: [],
+    idempotent: true,
+    pathParams: { sessionId: 'An agent session id (ags_...).' },
+    summary: 'Revokes an agent session; effective on the next request.',
+    errors: { 404: { description: 'No such session for this account.', code: 'agent_session_not_found' } },
+  }),
+  executionRoute({
+    operationId: 'revokeApiKey',
+    method: 'DELETE',
+    path: '/api/v1/keys/{keyId}',
+    field: 'Mutation.revokeApiKey',
+    scopes: [],
+    idempotent: true,
+    security: 'wallet_session',
+    pathParams: { keyId: 'An API key id.' },
+    summary: 'Revokes one of the account\'s API keys; effective on the next request.',
+    errors: { 404: { description: 'No such key for this account.', code: 'api_key_not_found' } },
+  }),
+  executionRoute({
+    operationId: 'getAuditLog',
+    method: 'GET',
+    path: '/api/v1/audit',
+    field: 'Query.auditLog',
+    scopes: [],
+    idempotent: false,
+    queryParams: { limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100, description: 'Most recent entries to return.' } },
+    summary: "The account's append-only, hash-chained audit log, with a verification of the chain.",
+  }),
+  executionRoute({
+    operationId: 'getOperatorControls',
+    method: 'GET',
+    path: '/api/v1/operator/controls',
+    field: 'Query.operatorControls',
+    visibility: 'internal',
+    scopes: [],
+    idempotent: false,
+    security: 'operator',
+    summary: 'Feature flags, kill switch, circuit breakers and certifications in force (operator token).',
+  }),
+  executionRoute({
+    operationId: 'updateOperatorControls',
+    method: 'PATCH',
+    path: '/api/v1/operator/controls',
+    field: 'Mutation.updateOperatorControls',
+    visibility: 'internal',
+    scopes: [],
+    idempotent: true,
+    security: 'operator',
+    summary: 'Changes feature flags, the kill switch, a circuit breaker or a certification (operator token).',
+  }),
+];
+
 /** Every route of the contract, once. */
-export const ROUTES: readonly RouteSpec[] = [...PUBLIC_ROUTES, ...AUTHENTICATED_ROUTES];
+export const ROUTES: readonly RouteSpec[] = [...PUBLIC_ROUTES, ...AUTHENTICATED_ROUTES, ...EXECUTION_ROUTES];
 
 export const PUBLIC_PREFIX = '/api/v1/public/';
 

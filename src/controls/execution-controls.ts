@@ -8,6 +8,13 @@ export interface ControlBlock {
  * Operator controls over execution: the global feature flag, per-protocol flags, the kill switch
  * and per-venue circuit breakers. Capabilities read them live; execution gates enforce them.
  */
+export interface ControlsState {
+  executionEnabled: boolean;
+  disabledProtocols: { protocolId: string; reason: string }[];
+  killSwitch: ControlBlock;
+  circuitBreakers: { sourceId: string; reason: string }[];
+}
+
 export class ExecutionControls {
   private executionEnabled = true;
   private readonly disabledProtocols = new Map<string, string>();
@@ -37,6 +44,25 @@ export class ExecutionControls {
   }
   releaseKillSwitch(): void {
     this.killSwitch = { engaged: false, reason: null };
+  }
+
+  state(): ControlsState {
+    return {
+      executionEnabled: this.executionEnabled,
+      disabledProtocols: [...this.disabledProtocols].map(([protocolId, reason]) => ({ protocolId, reason })),
+      killSwitch: this.killSwitchState(),
+      circuitBreakers: [...this.breakers].map(([sourceId, reason]) => ({ sourceId, reason })),
+    };
+  }
+
+  /** Adopts a whole state (another replica's operator change). */
+  replace(state: ControlsState): void {
+    this.executionEnabled = state.executionEnabled;
+    this.disabledProtocols.clear();
+    for (const d of state.disabledProtocols) this.disabledProtocols.set(d.protocolId, d.reason);
+    this.killSwitch = { ...state.killSwitch };
+    this.breakers.clear();
+    for (const b of state.circuitBreakers) this.breakers.set(b.sourceId, b.reason);
   }
 
   breakerReason(sourceId: string): string | undefined {

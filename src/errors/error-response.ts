@@ -27,9 +27,11 @@ export function errorResponse(status: number, code: string, message: string, req
   };
 }
 
+/** Headers of every error response: JSON, never stored by caches, plus the caller's extras. */
+export function errorHeaders(headers: Record<string, string> = {}): Record<string, string> {
+  return { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers };
+}
+
 export function errorJson(status: number, body: ErrorResponse, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
-  });
+  return new Response(JSON.stringify(body), { status, headers: errorHeaders(headers) });
 }

@@ -1,12 +1,15 @@
 import { createPubSub, type PubSub, type PubSubEventTarget } from 'graphql-yoga';
 import type { MarketFreshness, MarketView } from '../market-data/market-view.js';
 import type { OrderBookView } from '../market-data/order-book-view.js';
+import type { Approval, Execution } from '../execution/execution-types.js';
 
 /** Every event the gateway publishes; payloads are complete when published. */
 export type GatewayEventMap = {
   'market:updated': [MarketView];
   'orderbook:updated': [OrderBookView];
   'freshness:changed': [MarketFreshness];
+  'approval:updated': [Approval];
+  'execution:updated': [Execution];
 };
 
 export type GatewayEvents = PubSub<GatewayEventMap>;

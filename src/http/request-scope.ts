@@ -14,6 +14,8 @@ export interface RequestScope {
   freshness?: Freshness;
   /** Weak validator of the snapshot behind a mirror response. */
   etag?: string;
+  /** Extra response headers a resolver decided (Idempotent-Replayed). */
+  headers?: Record<string, string>;
 }
 
 const scopes = new AsyncLocalStorage<RequestScope>();

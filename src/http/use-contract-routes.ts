@@ -1,6 +1,8 @@
 import type { Plugin } from 'graphql-yoga';
 import { errorJson, errorResponse } from '../errors/error-response.js';
+import { errorOutcomeResponse } from './error-outcome.js';
 import { RouteMatcher, type RouteSpec } from '../contract/route-registry.js';
+import { queryRejection } from './query-checks.js';
 import { currentScope } from './request-scope.js';
 
 /**
@@ -40,27 +42,8 @@ export function useContractRoutes(routes: readonly RouteSpec[], graphqlEndpoint:
         );
       }
       if (scope) scope.route = match.route;
-      const problem = queryProblem(match.route, url.searchParams);
-      if (problem) {
-        const code = match.route.invalidInputCode ?? 'invalid_request';
-        return endResponse(errorJson(400, errorResponse(400, code, problem.message, requestId, { details: { parameter: problem.parameter }, retryable: false })));
-      }
+      const rejection = queryRejection(match.route, url.searchParams, requestId);
+      if (rejection) return endResponse(errorOutcomeResponse(rejection));
     },
   };
-}
-
-const INTEGER = /^-?\d{1,15}$/;
-
-function queryProblem(route: RouteSpec, query: URLSearchParams): { parameter: string; message: string } | undefined {
-  for (const [name, spec] of Object.entries(route.queryParams ?? {})) {
-    const values = query.getAll(name);
-    if (values.length > 1) return { parameter: name, message: `'${name}' is given more than once.` };
-    const value = values[0];
-    // Sofa reads an empty value as absent, which would silently apply the default.
-    if (value === '') return { parameter: name, message: `'${name}' must not be empty; omit it to use the default.` };
-    if (value !== undefined && spec.type === 'integer' && !INTEGER.test(value)) {
-      return { parameter: name, message: `'${name}' must be an integer from ${spec.minimum} to ${spec.maximum}.` };
-    }
-  }
-  return undefined;
 }

@@ -3,8 +3,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { parseBearer } from '../auth/api-key-secret.js';
-import { errorJson, errorResponse } from '../errors/error-response.js';
+import { errorResponse } from '../errors/error-response.js';
 import type { RateDecision, RateLimiter, RatePolicy } from '../rate-limit/rate-limiter.js';
+import { errorOutcome, errorOutcomeResponse, type ErrorOutcome } from './error-outcome.js';
 import { currentScope } from './request-scope.js';
 
 export interface RateLimitOptions {
@@ -18,40 +19,69 @@ export interface RateLimitOptions {
   logger: Logger;
 }
 
+/** The limiter's verdict on one request: a decision whose headers go on the answer, or a 429 to send instead. */
+export interface RateCheck {
+  /** Absent when the counter store is down (the request is allowed without RateLimit headers). */
+  decision?: RateDecision;
+  rejection?: ErrorOutcome;
+}
+
+/** What the limiter needs to know of a request, from a fetch Request or a node:http one alike. */
+export interface RateSubject {
+  /** The matched contract route is public: counted per client address whatever key it carries. */
+  isPublic: boolean;
+  authorization: string | null | undefined;
+  forwardedFor: string | null | undefined;
+  remoteAddress: string | undefined;
+  requestId: string | undefined;
+}
+
+/**
+ * Counts one request against its policy. Keys are counted by a digest of the presented secret, so
+ * unknown keys are limited too and nothing is looked up first.
+ */
+export async function checkRateLimit(options: RateLimitOptions, subject: RateSubject): Promise<RateCheck> {
+  const bearer = subject.isPublic ? undefined : parseBearer(subject.authorization);
+  const [policy, bucket] =
+    bearer && 'token' in bearer
+      ? [options.keyPolicy, createHash('sha256').update(bearer.token).digest('base64url').slice(0, 24)]
+      : [options.publicPolicy, clientAddress(subject, options.trustProxy)];
+  let decision: RateDecision;
+  try {
+    decision = await options.limiter.consume(policy, bucket);
+  } catch (err) {
+    // Reads stay available when the counter store is down; execution has its own fail-closed gates.
+    options.logger.warn({ err }, 'rate limiter unavailable; request allowed');
+    return {};
+  }
+  if (decision.allowed) return { decision };
+  const body = errorResponse(429, 'rate_limited', `Too many requests; retry after ${decision.resetSeconds} s.`, subject.requestId, {
+    retryAfter: decision.resetSeconds,
+    retryable: true,
+    details: { policy: policy.name, limit: policy.points, windowSeconds: policy.windowSeconds },
+    nextAction: 'Back off and retry after the rate-limit window.',
+  });
+  return { decision, rejection: errorOutcome(429, body, { 'retry-after': String(decision.resetSeconds), ...rateLimitHeaders(decision) }) };
+}
+
 /**
  * Rate limits with the spec's 429 (retryAfter in the body, Retry-After) and the IETF RateLimit /
- * RateLimit-Policy headers on every limited response. Keys are counted by a digest of the
- * presented secret, so unknown keys are limited too and nothing is looked up first.
+ * RateLimit-Policy headers on every limited response.
  */
 export function useRateLimits(options: RateLimitOptions): Plugin {
   const decisions = new WeakMap<Request, RateDecision>();
   return {
     async onRequest({ request, serverContext, endResponse }) {
-      const bearer = parseBearer(request.headers.get('authorization'));
-      const isPublic = currentScope()?.route?.visibility === 'public';
-      const [policy, bucket] =
-        !isPublic && 'token' in bearer
-          ? [options.keyPolicy, createHash('sha256').update(bearer.token).digest('base64url').slice(0, 24)]
-          : [options.publicPolicy, clientAddress((serverContext as { req?: IncomingMessage }).req, request, options.trustProxy)];
-      let decision: RateDecision;
-      try {
-        decision = await options.limiter.consume(policy, bucket);
-      } catch (err) {
-        // Reads stay available when the counter store is down; execution has its own fail-closed gates.
-        options.logger.warn({ err }, 'rate limiter unavailable; request allowed');
-        return;
-      }
-      decisions.set(request, decision);
-      if (!decision.allowed) {
-        const scope = currentScope();
-        const body = errorResponse(429, 'rate_limited', `Too many requests; retry after ${decision.resetSeconds} s.`, scope?.requestId, {
-          retryAfter: decision.resetSeconds,
-          retryable: true,
-          details: { policy: policy.name, limit: policy.points, windowSeconds: policy.windowSeconds },
-          nextAction: 'Back off and retry after the rate-limit window.',
-        });
-        endResponse(errorJson(429, body, { 'retry-after': String(decision.resetSeconds), ...rateLimitHeaders(decision) }));
-      }
+      const scope = currentScope();
+      const check = await checkRateLimit(options, {
+        isPublic: scope?.route?.visibility === 'public',
+        authorization: request.headers.get('authorization'),
+        forwardedFor: request.headers.get('x-forwarded-for'),
+        remoteAddress: (serverContext as { req?: IncomingMessage }).req?.socket.remoteAddress,
+        requestId: scope?.requestId,
+      });
+      if (check.rejection) return endResponse(errorOutcomeResponse(check.rejection));
+      if (check.decision) decisions.set(request, check.decision);
     },
     onResponse({ request, response }) {
       const decision = decisions.get(request);
@@ -62,17 +92,17 @@ export function useRateLimits(options: RateLimitOptions): Plugin {
 }
 
 /** draft-ietf-httpapi-ratelimit-headers: structured fields naming the policy. */
-function rateLimitHeaders(d: RateDecision): Record<string, string> {
+export function rateLimitHeaders(d: RateDecision): Record<string, string> {
   return {
     'ratelimit-policy': `"${d.policy.name}";q=${d.policy.points};w=${d.policy.windowSeconds}`,
     ratelimit: `"${d.policy.name}";r=${d.remaining};t=${d.resetSeconds}`,
   };
 }
 
-function clientAddress(req: IncomingMessage | undefined, request: Request, trustProxy: boolean): string {
+function clientAddress(subject: RateSubject, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+    const forwarded = subject.forwardedFor?.split(',')[0]?.trim();
     if (forwarded) return forwarded;
   }
-  return req?.socket.remoteAddress ?? 'unknown';
+  return subject.remoteAddress ?? 'unknown';
 }

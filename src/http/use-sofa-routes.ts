@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { createSofaRouter, createSofa } from 'sofa-api';
 import type { ContractDocuments } from '../contract/contract-documents.js';
 import { ROUTES, sofaPath } from '../contract/route-registry.js';
-import { cacheControlFor, etagMatches } from './cache-headers.js';
+import { finishHead } from './finish-head.js';
 import { currentScope } from './request-scope.js';
 import { sofaErrorHandler } from './sofa-error-handler.js';
 
@@ -14,6 +14,9 @@ export function sofaRoutes(): Record<string, { method: (typeof ROUTES)[number]['
     ROUTES.map((r) => [r.field, { method: r.method, path: sofaPath(r), tags: [r.visibility], description: r.summary }]),
   );
 }
+
+/** Sofa's configuration as built for the current schema: its schema, models, ignore list and depth limit. */
+export type GatewaySofa = ReturnType<typeof createSofa>;
 
 export interface SofaRoutesOptions {
   contract: ContractDocuments;
@@ -26,8 +29,9 @@ export interface SofaRoutesOptions {
  * Unlike the stock plugin it keeps Sofa's OpenAPI output for the contract documents and turns off
  * Sofa's Swagger UI.
  */
-export function useSofaRoutes(options: SofaRoutesOptions): Plugin {
+export function useSofaRoutes(options: SofaRoutesOptions): Plugin & { currentSofa(): GatewaySofa | undefined } {
   let router: ReturnType<typeof createSofaRouter> | undefined;
+  let built: GatewaySofa | undefined;
   let getEnveloped: Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped'];
   const envelopedByContext = new WeakMap<object, ReturnType<typeof getEnveloped>>();
 
@@ -55,10 +59,13 @@ export function useSofaRoutes(options: SofaRoutesOptions): Plugin {
       execute: ((args: { contextValue: object }) => envelopedByContext.get(args.contextValue)!.execute(args as never)) as never,
     });
     router = createSofaRouter(sofa);
+    built = sofa;
     options.contract.update(router.openAPIDocument as never, schema);
   };
 
   return {
+    /** The public fast path builds its operations from the same Sofa configuration. */
+    currentSofa: () => built,
     onYogaInit({ yoga }) {
       getEnveloped = yoga.getEnveloped;
     },
@@ -68,26 +75,31 @@ export function useSofaRoutes(options: SofaRoutesOptions): Plugin {
     onRequest({ request, serverContext, url, endResponse, fetchAPI }) {
       if (!url.pathname.startsWith('/api/') || !router) return;
       return mapMaybePromise(router.handle(request, serverContext as never), (response) => {
-        if (response) endResponse(finish(request, response as Response, fetchAPI));
+        if (response) return mapMaybePromise(finish(request, response as Response, fetchAPI), endResponse);
       });
     },
   };
 }
 
-function finish(request: Request, response: Response, fetchAPI: { Response: typeof Response; Headers: typeof Headers }): Response {
+/**
+ * Envelope status, Cache-Control, resolver headers, ETag and 304 on a 2xx answer (see finishHead).
+ * Headers are set on Sofa's response itself and a changed status rebuilds it from its text, so the
+ * body stays a string the server adapter writes in one call, never a stream piped to the socket.
+ */
+function finish(request: Request, response: Response, fetchAPI: { Response: typeof Response; Headers: typeof Headers }): Response | Promise<Response> {
   const { Response, Headers } = fetchAPI;
   const scope = currentScope();
   const route = scope?.route;
   if (!scope || !route || response.status >= 400) return response;
-  const headers = new Headers(response.headers);
-  headers.set('cache-control', cacheControlFor(route, scope));
-  if (route.caching === 'etag' && scope.etag) {
-    headers.set('etag', scope.etag);
-    if (etagMatches(request.headers.get('if-none-match'), scope.etag)) {
-      headers.delete('content-type');
-      headers.delete('content-length');
-      return new Response(null, { status: 304, headers });
-    }
+  const head = finishHead(route, scope, response.status, request.headers.get('if-none-match'));
+  if (head.notModified) {
+    const headers = new Headers(response.headers);
+    for (const [name, value] of Object.entries(head.headers)) headers.set(name, value);
+    headers.delete('content-type');
+    headers.delete('content-length');
+    return new Response(null, { status: 304, headers });
   }
-  return new Response(response.body, { status: scope.status ?? response.status, headers });
+  for (const [name, value] of Object.entries(head.headers)) response.headers.set(name, value);
+  if (head.status === response.status) return response;
+  return response.text().then((body) => new Response(body, { status: head.status, headers: response.headers }));
 }

@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../domain/decimal.js';
 import type { MarketDefinition } from '../domain/market.js';
 import type { Candle, CandleStore } from '../stores/candle-store.js';
 import { isSessionOpen } from '../venues/equity-session.js';

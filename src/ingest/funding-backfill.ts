@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../domain/decimal.js';
 import type { MarketDefinition } from '../domain/market.js';
 import { FUNDING_RETENTION, type FundingStore } from '../stores/funding-store.js';
 import { TIME } from '../venues/price-process.js';

@@ -7,7 +7,7 @@ import { orderBookView } from '../market-data/order-book-view.js';
 import type { CandleStore } from '../stores/candle-store.js';
 import type { FundingStore } from '../stores/funding-store.js';
 import type { SnapshotCache } from '../stores/snapshot-cache.js';
-import type { MarketDataSource } from '../venues/market-data-source.js';
+import type { MarketDataSource, SourceReading } from '../venues/market-data-source.js';
 
 export interface IngestDeps {
   sources: readonly MarketDataSource[];
@@ -32,20 +32,38 @@ export class IngestLoop {
   private readonly timers: NodeJS.Timeout[] = [];
   /** Last freshness state published per market, so only changes are published. */
   private readonly published = new Map<string, string>();
+  /** Set while rounds fail to reach the stores (Redis unreachable), so a streak is logged once. */
+  private storesFailing = false;
 
   constructor(private readonly deps: IngestDeps) {}
 
   start(): void {
     for (const source of this.deps.sources) {
-      this.timers.push(setInterval(() => void this.pollSource(source), source.pollIntervalMs));
+      this.timers.push(setInterval(() => void this.guard(`poll ${source.id}`, () => this.pollSource(source)), source.pollIntervalMs));
     }
-    this.timers.push(setInterval(() => void this.publishFreshnessChanges(), FRESHNESS_CHECK_MS));
-    this.timers.push(setInterval(() => void this.deps.candles.prune(this.deps.clock.now()), PRUNE_EVERY_MS));
+    this.timers.push(setInterval(() => void this.guard('freshness', () => this.publishFreshnessChanges()), FRESHNESS_CHECK_MS));
+    this.timers.push(setInterval(() => void this.guard('prune', () => this.deps.candles.prune(this.deps.clock.now())), PRUNE_EVERY_MS));
     for (const t of this.timers) t.unref();
   }
 
   stop(): void {
     for (const t of this.timers.splice(0)) clearInterval(t);
+  }
+
+  /** A round that cannot reach the stores fails alone, never the process; the next one retries. */
+  private async guard(round: string, run: () => Promise<void>): Promise<void> {
+    try {
+      await run();
+      // Only a poll proves the stores writable again (the freshness round may read local copies).
+      if (this.storesFailing && round.startsWith('poll')) {
+        this.storesFailing = false;
+        this.deps.logger.info({ round }, 'ingest rounds succeed again');
+      }
+    } catch (err) {
+      if (this.storesFailing) return;
+      this.storesFailing = true;
+      this.deps.logger.warn({ round, err: err instanceof Error ? err.message : String(err) }, 'ingest round failed (stores unreachable?); retrying on the next one');
+    }
   }
 
   /** One poll of every source, in parallel. */
@@ -58,8 +76,15 @@ export class IngestLoop {
     const startedAt = clock.now();
     const previous = await cache.getSourceHealth(source.id);
     let health: SourceHealth;
+    let reading: SourceReading | undefined;
+    let failure = '';
     try {
-      const reading = await source.read(startedAt);
+      reading = await source.read(startedAt);
+    } catch (error) {
+      failure = error instanceof Error ? error.message : String(error);
+    }
+    // Only the venue's own failure marks it down; a store that cannot be written fails the round.
+    if (reading) {
       const receivedAt = clock.now();
       for (const q of reading.quotes) {
         await cache.putMarket({ ...q, receivedAt });
@@ -85,18 +110,17 @@ export class IngestLoop {
         const book = await cache.getOrderBook(b.marketId);
         if (m && book) events.publish('orderbook:updated', orderBookView(m, book, health.status, now));
       }
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+    } else {
       health = {
         sourceId: source.id,
         status: 'down',
         lastAttemptAt: startedAt,
         lastSuccessAt: previous?.lastSuccessAt ?? null,
-        lastError: message,
+        lastError: failure,
         consecutiveFailures: (previous?.consecutiveFailures ?? 0) + 1,
       };
       await cache.putSourceHealth(health);
-      if (health.consecutiveFailures === 1) logger.warn({ source: source.id, err: message }, 'market-data source down');
+      if (health.consecutiveFailures === 1) logger.warn({ source: source.id, err: failure }, 'market-data source down');
     }
     if (previous && previous.status !== health.status) {
       logger.info({ source: source.id, from: previous.status, to: health.status }, 'source status changed');

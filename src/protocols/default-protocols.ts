@@ -24,8 +24,6 @@ export const DEFAULT_PROTOCOLS: readonly ProtocolDefinition[] = [
     certifiedAt: since,
     actions: [
       action('place_order', 'Place order', 'certified'),
-      action('cancel_order', 'Cancel order', 'certified'),
-      action('close_position', 'Close position', 'certified'),
       action('set_leverage', 'Set leverage', 'canary'),
       action('cross_margin_transfer', 'Cross-margin transfer', 'blocked'),
     ],
@@ -40,7 +38,6 @@ export const DEFAULT_PROTOCOLS: readonly ProtocolDefinition[] = [
     certifiedAt: since,
     actions: [
       action('place_order', 'Place order', 'certified'),
-      action('cancel_order', 'Cancel order', 'certified'),
       action('options_order', 'Options order', 'partner_required'),
       action('short_sale', 'Short sale', 'legal_review_only'),
     ],

@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../domain/decimal.js';
 import type { Candle, PriceObservation } from './candle-store.js';
 
 /** Folds an observation into the candle of its bucket (or opens one); shared by every store. */

@@ -1,6 +1,8 @@
+import type { Logger } from 'pino';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { GatewayConfig } from '../config.js';
 import { createGatewayEvents, type GatewayEvents } from '../events/gateway-events.js';
+import { SoleIngestion, type IngestionLease } from '../ingest/ingestion-lease.js';
 import { FlexibleRateLimiter, type RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { CandleStore } from './candle-store.js';
 import type { FundingStore } from './funding-store.js';
@@ -9,7 +11,45 @@ import { MemoryCandleStore } from './memory/memory-candle-store.js';
 import { MemoryFundingStore } from './memory/memory-funding-store.js';
 import { MemorySnapshotCache } from './memory/memory-snapshot-cache.js';
 import { openIdentityStore } from './open-identity-store.js';
+import { openRedisStores } from './redis/open-redis-stores.js';
+import type { SharedState } from './shared-state.js';
 import type { SnapshotCache } from './snapshot-cache.js';
+import type { ControlsChannel } from '../controls/shared-controls.js';
+import { redisExecutionStores } from './redis/redis-execution-stores.js';
+import type { AgentSessionStore, ApprovalStore, AuditStore, ExecutionStore, IdempotencyStore, LedgerStore, WalletSessionStore } from './execution-stores.js';
+import {
+  MemoryAgentSessionStore,
+  MemoryApprovalStore,
+  MemoryAuditStore,
+  MemoryExecutionStore,
+  MemoryIdempotencyStore,
+  MemoryLedgerStore,
+  MemoryWalletSessionStore,
+} from './memory/memory-execution-stores.js';
+
+/** The stores of the execution plane: the policy store (approvals, sessions) and its records. */
+export interface ExecutionStores {
+  idempotency: IdempotencyStore;
+  approvals: ApprovalStore;
+  executions: ExecutionStore;
+  agentSessions: AgentSessionStore;
+  walletSessions: WalletSessionStore;
+  ledger: LedgerStore;
+  audit: AuditStore;
+}
+
+/** In-process execution stores; expiries follow `now` (the app clock, so tests can move time). */
+export function memoryExecutionStores(now: () => number = Date.now): ExecutionStores {
+  return {
+    idempotency: new MemoryIdempotencyStore(now),
+    approvals: new MemoryApprovalStore(),
+    executions: new MemoryExecutionStore(),
+    agentSessions: new MemoryAgentSessionStore(now),
+    walletSessions: new MemoryWalletSessionStore(now),
+    ledger: new MemoryLedgerStore(),
+    audit: new MemoryAuditStore(),
+  };
+}
 
 /** Every store the gateway keeps state in, behind its interface. */
 export interface GatewayStores {
@@ -20,12 +60,27 @@ export interface GatewayStores {
   rateLimiter: RateLimiter;
   /** Subscription events; shared across replicas in Redis mode. */
   events: GatewayEvents;
+  execution: ExecutionStores;
+  /** Who runs ingestion: always this process in embedded mode, one replica at a time in Redis mode. */
+  lease: IngestionLease;
+  /** Where shared state lives and whether it is reachable, for the status route. */
+  sharedState: SharedState;
+  /** Where the fleet's operator controls live; none in embedded mode (one process). */
+  controlsChannel: ControlsChannel | undefined;
+  /** Connects to shared state before anything reads it; a no-op in embedded mode. */
+  connect(): Promise<void>;
   /** Releases connections; a no-op in embedded mode. */
   close(): Promise<void>;
 }
 
-/** The stores of the embedded mode: in-process, with identities in the data directory. */
-export function openStores(config: GatewayConfig): GatewayStores {
+/**
+ * The stores of the configured mode: with REDIS_URL every one of them lives in Redis; otherwise
+ * (embedded) in-process, with identities in the data directory.
+ */
+export function openStores(config: GatewayConfig, logger: Logger, now: () => number = Date.now): GatewayStores {
+  const { redisUrl } = config;
+  if (redisUrl) return openRedisStores({ ...config, redisUrl }, logger, redisExecutionStores);
+  const lease = new SoleIngestion();
   return {
     cache: new MemorySnapshotCache(),
     candles: new MemoryCandleStore(),
@@ -33,6 +88,11 @@ export function openStores(config: GatewayConfig): GatewayStores {
     identities: openIdentityStore(config),
     rateLimiter: new FlexibleRateLimiter((p) => new RateLimiterMemory({ points: p.points, duration: p.windowSeconds, keyPrefix: p.name })),
     events: createGatewayEvents(),
+    execution: memoryExecutionStores(now),
+    lease,
+    controlsChannel: undefined,
+    sharedState: { status: () => ({ mode: 'embedded', connected: true, lastError: null, lastErrorAt: null, ingestionLeader: lease.held }) },
+    connect: async () => undefined,
     close: async () => undefined,
   };
 }

@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../domain/decimal.js';
 import type { MarketDefinition, MarketQuote, OrderBookLevel } from '../domain/market.js';
 import type { MarketDataSource, SourceFault, SourceReading } from './market-data-source.js';
 import { isSessionOpen, lastTradingInstant } from './equity-session.js';

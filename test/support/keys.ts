@@ -12,14 +12,14 @@ export interface BootstrapKeys {
   revoked: string;
 }
 
-export function writeBootstrap(): BootstrapKeys {
+export function writeBootstrap(wallet = '0x1111111111111111111111111111111111111111'): BootstrapKeys {
   const keys = { full: newApiKey(), readOnly: newApiKey(), previewOnly: newApiKey(), revoked: newApiKey() };
   const dir = mkdtempSync(join(tmpdir(), 'gw-bootstrap-'));
   const path = join(dir, 'bootstrap.json');
   writeFileSync(
     path,
     JSON.stringify({
-      accounts: [{ id: 'acct-1', wallet: '0x1111111111111111111111111111111111111111', balances: { USDC: '100000', WETH: '2' } }],
+      accounts: [{ id: 'acct-1', wallet, balances: { USDC: '100000', WETH: '2' } }],
       apiKeys: [
         { id: 'k-full', accountId: 'acct-1', sha256: sha256Hex(keys.full), scopes: ['data:read', 'execute:preview', 'execute:live'] },
         { id: 'k-read', accountId: 'acct-1', sha256: sha256Hex(keys.readOnly), scopes: ['data:read'] },

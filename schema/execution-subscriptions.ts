@@ -1,0 +1,33 @@
+import type { GatewayEventMap } from '../src/events/gateway-events.js';
+import { principalOf } from '../resolvers/execution/principal.js';
+import type { GatewayContext } from './context.js';
+import { builder } from './builder.js';
+import { ApprovalRef, ExecutionRef } from './execution.js';
+
+/** Events of one topic that belong to the caller's account (and to one id, when given). */
+async function* ofAccount<K extends 'approval:updated' | 'execution:updated'>(ctx: GatewayContext, topic: K, id: string | null | undefined): AsyncGenerator<GatewayEventMap[K][0]> {
+  const accountId = (await principalOf(ctx)).account.id;
+  const subscribe = ctx.services.events.subscribe as (topic: K) => AsyncIterable<GatewayEventMap[K][0]>;
+  for await (const event of subscribe(topic)) {
+    if (event.accountId === accountId && (!id || event.id === id)) yield event;
+  }
+}
+
+builder.subscriptionFields((t) => ({
+  approvalUpdated: t.field({
+    type: ApprovalRef,
+    description: "Every change of the caller's approvals (or of one).",
+    authScopes: { authenticated: true },
+    args: { approvalId: t.arg.string() },
+    subscribe: (_r, a, ctx) => ofAccount(ctx, 'approval:updated', a.approvalId),
+    resolve: (payload) => payload,
+  }),
+  executionUpdated: t.field({
+    type: ExecutionRef,
+    description: "Every state change of the caller's executions (or of one).",
+    authScopes: { authenticated: true },
+    args: { executionId: t.arg.string() },
+    subscribe: (_r, a, ctx) => ofAccount(ctx, 'execution:updated', a.executionId),
+    resolve: (payload) => payload,
+  }),
+}));

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/authenticator.js';
+import { FRESH_SIGNATURE_MS, type WalletSessions } from '../auth/wallet-sessions.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { APPROVAL_TTL_MS, type ExecutionDeps } from './execution-deps.js';
+import type { Approval, ApprovalState } from './execution-types.js';
+import { checkQuote, resolveTarget } from './gate-checks.js';
+import { gateError } from './gates.js';
+import { instructionHash, parseInstruction } from './instruction.js';
+import type { Previews } from './previews.js';
+
+/** What the wallet must sign to decide an approval (EIP-4361 statement and resources). */
+export interface SigningRequest {
+  statement: string;
+  resources: string[];
+}
+
+export const approvalResource = (id: string) => `urn:gateway:approval:${id}`;
+export const instructionResource = (hash: string) => `urn:gateway:instruction:${hash}`;
+
+/** Pending and approved approvals read as expired once their time is up. */
+export function effectiveState(a: Approval, now: number): ApprovalState {
+  return (a.state === 'pending' || a.state === 'approved') && a.expiresAt <= now ? 'expired' : a.state;
+}
+
+function notFound(id: string): GatewayError {
+  return new GatewayError(404, 'approval_not_found', `No approval ${id} for this account.`, { retryable: false });
+}
+
+/**
+ * Interactive approvals: an exact, short-lived, one-time approval of one instruction, created by a
+ * wallet session after a preview, decided only by a fresh wallet signature naming the approval
+ * and its instruction hash, consumed atomically by exactly one submission.
+ * States: pending → approved | rejected | expired; approved → consumed | expired.
+ */
+export class Approvals {
+  constructor(
+    private readonly deps: ExecutionDeps,
+    private readonly previews: Previews,
+    private readonly wallets: WalletSessions,
+  ) {}
+
+  signingRequest(a: Pick<Approval, 'id' | 'instructionHash'>, decision: 'approve' | 'reject'): SigningRequest {
+    return {
+      statement: `${decision === 'approve' ? 'Approve' : 'Reject'} execution ${a.id} of instruction ${a.instructionHash}`,
+      resources: [approvalResource(a.id), instructionResource(a.instructionHash)],
+    };
+  }
+
+  async create(principal: Principal, input: unknown): Promise<Approval> {
+    const { deps } = this;
+    if (principal.kind !== 'wallet') throw new GatewayError(403, 'POLICY_DENIED', 'Approvals are created by a wallet session.', { details: { gate: 'authority', check: 'wallet_session' }, retryable: false });
+    const instruction = parseInstruction(input);
+    resolveTarget(deps, instruction);
+    const hash = instructionHash(instruction);
+    const now = deps.clock.now();
+    const quoteVerdict = checkQuote(await this.previews.find(principal.account.id, instruction.referenceId), hash, now);
+    if (quoteVerdict.status === 'block') throw gateError(quoteVerdict);
+    const approval: Approval = {
+      id: `apr_${randomUUID()}`,
+      accountId: principal.account.id,
+      wallet: principal.account.wallet,
+      instructionHash: hash,
+      instruction,
+      state: 'pending',
+      createdAt: now,
+      expiresAt: now + APPROVAL_TTL_MS,
+      decidedAt: null,
+      consumedAt: null,
+      executionId: null,
+    };
+    await deps.approvals.create(approval);
+    await deps.audit.record(approval.accountId, 'approval_created', instruction.referenceId, { approvalId: approval.id, instructionHash: hash, expiresAt: approval.expiresAt });
+    deps.events.publish('approval:updated', approval);
+    return approval;
+  }
+
+  async get(accountId: string, id: string): Promise<Approval> {
+    const approval = await this.deps.approvals.get(id);
+    if (!approval || approval.accountId !== accountId) throw notFound(id);
+    return approval;
+  }
+
+  async decide(principal: Principal, id: string, decision: 'approve' | 'reject', message: string, signature: string): Promise<Approval> {
+    const { deps } = this;
+    if (principal.kind !== 'wallet') throw new GatewayError(403, 'POLICY_DENIED', 'Approvals are decided by a wallet session.', { details: { gate: 'authority', check: 'wallet_session' }, retryable: false });
+    const approval = await this.get(principal.account.id, id);
+    const now = deps.clock.now();
+    const state = effectiveState(approval, now);
+    if (state !== 'pending') {
+      throw new GatewayError(409, 'approval_not_pending', `The approval is ${state}.`, { details: { state }, retryable: false, nextAction: 'Create a new approval.' });
+    }
+    const denied = (reason: string) =>
+      new GatewayError(403, 'POLICY_DENIED', reason, { details: { gate: 'authority', check: 'wallet_reauthentication' }, retryable: false, nextAction: 'Get a nonce and sign the signing request again.' });
+    let signed;
+    try {
+      signed = await this.wallets.verifySignedMessage(message, signature, FRESH_SIGNATURE_MS);
+    } catch (e) {
+      throw denied(e instanceof Error ? e.message : 'The wallet signature is not valid.');
+    }
+    const expected = this.signingRequest(approval, decision);
+    if (signed.address.toLowerCase() !== approval.wallet.toLowerCase()) throw denied('The message was not signed by the account wallet.');
+    if (signed.statement !== expected.statement || !expected.resources.every((r) => signed.resources.includes(r))) {
+      throw denied('The signed message does not name this approval, its instruction hash and this decision.');
+    }
+    const decided = await deps.approvals.decide(id, decision === 'approve' ? 'approved' : 'rejected', now);
+    if (!decided) throw new GatewayError(409, 'approval_not_pending', 'The approval was decided meanwhile.', { retryable: false });
+    await deps.audit.record(decided.accountId, 'approval_decided', String(decided.instruction.referenceId ?? ''), { approvalId: id, decision: decided.state, instructionHash: decided.instructionHash });
+    deps.events.publish('approval:updated', decided);
+    return decided;
+  }
+}

@@ -1,0 +1,37 @@
+import type { Logger } from 'pino';
+import type { ExecutionControls } from '../controls/execution-controls.js';
+import type { Clock } from '../domain/clock.js';
+import type { GatewayEvents } from '../events/gateway-events.js';
+import type { MarketReader } from '../market-data/market-reader.js';
+import type { ProtocolRegistry } from '../protocols/protocol-registry.js';
+import type { AgentSessionStore, ApprovalStore, ExecutionStore, IdempotencyStore, LedgerStore } from '../stores/execution-stores.js';
+import type { IdentityStore } from '../stores/identity-store.js';
+import type { SnapshotCache } from '../stores/snapshot-cache.js';
+import type { AuditTrail } from './audit-trail.js';
+import type { ExecutionVenue } from './venues/execution-venue.js';
+
+/** What the execution services share, built once at start-up. */
+export interface ExecutionDeps {
+  clock: Clock;
+  logger: Logger;
+  protocols: ProtocolRegistry;
+  controls: ExecutionControls;
+  reader: MarketReader;
+  cache: SnapshotCache;
+  venues: ReadonlyMap<string, ExecutionVenue>;
+  identities: IdentityStore;
+  ledger: LedgerStore;
+  idempotency: IdempotencyStore;
+  approvals: ApprovalStore;
+  executions: ExecutionStore;
+  agentSessions: AgentSessionStore;
+  audit: AuditTrail;
+  events: GatewayEvents;
+}
+
+/** How long a preview's quote holds. */
+export const PREVIEW_TTL_MS = 60_000;
+/** How long an approval may wait for its decision and its submission. */
+export const APPROVAL_TTL_MS = 5 * 60_000;
+/** How long an execution's referenceId stays claimed. */
+export const EXECUTION_CLAIM_TTL_MS = 30 * 24 * 3_600_000;

@@ -1,0 +1,30 @@
+import type { WalletSessions } from '../auth/wallet-sessions.js';
+import { AgentSessions } from './agent-sessions.js';
+import { Approvals } from './approvals.js';
+import type { AuditTrail } from './audit-trail.js';
+import type { ExecutionDeps } from './execution-deps.js';
+import { Executions } from './executions.js';
+import { Previews } from './previews.js';
+
+/** The execution plane's services, as resolvers see them. */
+export interface ExecutionServices {
+  previews: Previews;
+  approvals: Approvals;
+  executions: Executions;
+  agentSessions: AgentSessions;
+  audit: AuditTrail;
+  wallets: WalletSessions;
+}
+
+export function createExecutionServices(deps: ExecutionDeps, wallets: WalletSessions): ExecutionServices {
+  const previews = new Previews(deps);
+  const agentSessions = new AgentSessions(deps);
+  return {
+    previews,
+    approvals: new Approvals(deps, previews, wallets),
+    executions: new Executions(deps, previews, agentSessions),
+    agentSessions,
+    audit: deps.audit,
+    wallets,
+  };
+}

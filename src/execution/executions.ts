@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/authenticator.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { AgentSessions } from './agent-sessions.js';
+import { EXECUTION_CLAIM_TTL_MS, type ExecutionDeps } from './execution-deps.js';
+import type { Execution, ExecutionState } from './execution-types.js';
+import { checkAuthority, checkBalance, checkCertification, checkFeatureFlag, checkQuote, checkVenue, quoteOrBlock, resolveTarget } from './gate-checks.js';
+import { block, gateError, type GateVerdict } from './gates.js';
+import { instructionHash, parseInstruction } from './instruction.js';
+import type { Previews } from './previews.js';
+
+export const executionKey = (accountId: string, referenceId: string) => `execute:${accountId}:${referenceId}`;
+
+/** The stores' clean 503 for an unreachable shared state (Redis mode). */
+export function isPolicyStoreOutage(e: unknown): boolean {
+  return e instanceof GatewayError && e.code === 'shared_state_unavailable';
+}
+
+export function policyUnavailable(): GatewayError {
+  return gateError(block('authority', 'POLICY_UNAVAILABLE', 'policy_store', 'Policy could not be checked; nothing was executed.'));
+}
+
+/**
+ * POST /api/v1/execute: the unchanged request plus approvalId (interactive) or an active agent
+ * session (API key). Gates run in the DESIGN order and fail closed; then, atomically, the
+ * referenceId is claimed, the approval consumed or the session spend counted, and the order
+ * goes to the paper venue. A same-body retry replays the execution; nothing runs twice.
+ */
+export class Executions {
+  constructor(
+    private readonly deps: ExecutionDeps,
+    private readonly previews: Previews,
+    private readonly agentSessions: AgentSessions,
+  ) {}
+
+  async get(accountId: string, id: string): Promise<Execution> {
+    const e = await this.deps.executions.get(id);
+    if (!e || e.accountId !== accountId) throw new GatewayError(404, 'execution_not_found', `No execution ${id} for this account.`, { retryable: false });
+    return e;
+  }
+
+  async byReference(accountId: string, referenceId: string): Promise<Execution> {
+    const e = await this.deps.executions.findByReference(accountId, referenceId);
+    if (!e) throw new GatewayError(404, 'execution_not_found', `No execution with referenceId ${referenceId}.`, { retryable: false });
+    return e;
+  }
+
+  async execute(principal: Principal, input: Record<string, unknown>): Promise<{ execution: Execution; replayed: boolean }> {
+    try {
+      return await this.gatedExecute(principal, input);
+    } catch (e) {
+      // Shared state unreachable mid-way: fail closed with the spec's code; nothing reached the venue.
+      if (isPolicyStoreOutage(e)) throw policyUnavailable();
+      throw e;
+    }
+  }
+
+  private async gatedExecute(principal: Principal, input: Record<string, unknown>): Promise<{ execution: Execution; replayed: boolean }> {
+    const { deps } = this;
+    const { approvalId, ...request } = input;
+    if (approvalId !== undefined && approvalId !== null && typeof approvalId !== 'string') {
+      throw new GatewayError(400, 'invalid_request', "'approvalId' must be a string", { details: { field: 'approvalId' }, retryable: false });
+    }
+    const instruction = parseInstruction(request);
+    const target = resolveTarget(deps, instruction);
+    const hash = instructionHash(instruction);
+    const account = (await deps.identities.getAccount(principal.account.id)) ?? principal.account;
+    const ref = instruction.referenceId;
+
+    const refuse = async (verdict: GateVerdict): Promise<never> => {
+      await deps.audit.record(account.id, 'execution_refused', ref, { code: verdict.code, gate: verdict.gate, check: verdict.check, instructionHash: hash });
+      throw gateError(verdict);
+    };
+
+    const previous = await deps.executions.findByReference(account.id, ref);
+    if (previous) {
+      if (previous.instructionHash === hash) return { execution: previous, replayed: true };
+      return refuse(block('idempotency', 'IDEMPOTENCY_CONFLICT', 'executed', 'This referenceId was executed with a different instruction.'));
+    }
+
+    const now = deps.clock.now();
+    for (const verdict of [checkFeatureFlag(deps, target.protocol), checkCertification(target.protocol, target.action)]) {
+      if (verdict.status === 'block') await refuse(verdict);
+    }
+    await deps.ledger.seed(account.id, account.balances);
+    const balances = (await deps.ledger.balances(account.id)) ?? {};
+    const priced = await quoteOrBlock(target.venue, instruction, { reader: deps.reader, cache: deps.cache, now, balances });
+    const venue = priced.verdict ?? (await checkVenue(deps, target.protocol, priced.quote));
+    if (venue.status === 'block' || !priced.quote) await refuse(venue);
+    const quote = priced.quote!;
+    const authority = await checkAuthority(deps, principal, account, instruction, hash, quote, approvalId ?? undefined, now);
+    if (authority.verdict.status === 'block') await refuse(authority.verdict);
+    const fresh = checkQuote(await this.previews.find(account.id, ref), hash, now);
+    if (fresh.status === 'block') await refuse(fresh);
+    const balance = await checkBalance(deps, account, quote);
+    if (balance.status === 'block') await refuse(balance);
+
+    const key = executionKey(account.id, ref);
+    const claim = await deps.idempotency.claim(key, hash, EXECUTION_CLAIM_TTL_MS);
+    if (!claim.claimed) {
+      if (claim.fingerprint === hash && claim.value) return { execution: await this.get(account.id, claim.value), replayed: true };
+      return refuse(block('idempotency', 'IDEMPOTENCY_CONFLICT', 'in_progress', claim.fingerprint === hash ? 'This referenceId is being executed.' : 'This referenceId is taken by a different instruction.'));
+    }
+
+    const id = `exe_${randomUUID()}`;
+    try {
+      if (authority.approval) {
+        const consumed = await deps.approvals.consume(authority.approval.id, hash, id, now);
+        if (consumed !== 'consumed') {
+          await deps.idempotency.release(key, hash);
+          return refuse(block('authority', 'POLICY_DENIED', 'approval', `The approval cannot be used: ${consumed.replace(/_/g, ' ')}.`));
+        }
+      } else if (authority.session && !(await this.agentSessions.spend(authority.session, quote.notionalUsd, now))) {
+        await deps.idempotency.release(key, hash);
+        return refuse(block('authority', 'POLICY_DENIED', 'period_cap', `The order would pass the session cap of ${authority.session.maxPeriodNotional} USD per period.`));
+      }
+    } catch (err) {
+      await deps.idempotency.release(key, hash).catch(() => undefined);
+      deps.logger.error({ err }, 'policy store failed while committing');
+      return refuse(block('authority', 'POLICY_UNAVAILABLE', 'policy_store', 'Policy could not be checked.'));
+    }
+
+    const execution: Execution = {
+      id,
+      accountId: account.id,
+      referenceId: ref,
+      instructionHash: hash,
+      protocol: instruction.protocol,
+      action: instruction.action,
+      state: 'accepted',
+      principal: principal.kind === 'wallet' ? { kind: 'wallet_session', id: principal.sessionId } : { kind: 'api_key', id: principal.key.id },
+      approvalId: authority.approval?.id ?? null,
+      agentSessionId: authority.session?.id ?? null,
+      fill: null,
+      reason: null,
+      createdAt: now,
+      updatedAt: now,
+      history: [{ state: 'accepted', at: now, reason: null }],
+    };
+    await deps.executions.create(execution);
+    await deps.idempotency.complete(key, hash, id, EXECUTION_CLAIM_TTL_MS);
+    await this.advance(execution, 'submitted', null);
+
+    try {
+      const fill = await target.venue.fill(instruction, quote, { reader: deps.reader, cache: deps.cache, now: deps.clock.now(), balances });
+      if (fill.state === 'rejected') {
+        await this.advance(execution, 'rejected', fill.reason);
+      } else {
+        const applied = await deps.ledger.apply(account.id, fill.changes, quote.mayGoNegative);
+        if (!applied.ok) {
+          await this.advance(execution, 'rejected', `Insufficient ${applied.token} at fill: ${applied.available} available, ${applied.required} needed.`);
+        } else {
+          execution.fill = fill.fill;
+          await this.advance(execution, fill.state, fill.reason);
+        }
+      }
+    } catch (err) {
+      // The venue's answer is unknown: the client reconciles by referenceId before any retry.
+      deps.logger.error({ err, executionId: id }, 'venue failed during submission');
+      await this.advance(execution, 'unknown', 'The venue did not confirm the order; reconcile by referenceId before retrying.');
+    }
+    await deps.audit.record(account.id, 'execution', ref, {
+      executionId: id,
+      state: execution.state,
+      instructionHash: hash,
+      approvalId: execution.approvalId,
+      agentSessionId: execution.agentSessionId,
+      fill: execution.fill,
+    });
+    return { execution, replayed: false };
+  }
+
+  private async advance(execution: Execution, state: ExecutionState, reason: string | null): Promise<void> {
+    const at = this.deps.clock.now();
+    execution.state = state;
+    execution.reason = reason;
+    execution.updatedAt = at;
+    execution.history.push({ state, at, reason });
+    await this.deps.executions.update(execution);
+    this.deps.events.publish('execution:updated', structuredClone(execution));
+  }
+}

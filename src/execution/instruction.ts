@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import { Decimal } from '../domain/decimal.js';
+import { z } from 'zod';
+import { GatewayError } from '../errors/gateway-error.js';
+
+const positiveDecimal = z
+  .string()
+  .regex(/^\d+(\.\d+)?$/, 'must be a decimal string such as "1.5"')
+  .refine((v) => new Decimal(v).gt(0), 'must be greater than zero');
+
+/** The execution request of the spec (preview body), strict: unknown fields are refused. */
+export const instructionSchema = z
+  .object({
+    protocol: z.string().min(1).max(64),
+    action: z.string().min(1).max(64),
+    assetIn: z.object({ token: z.string().min(1).max(32), amount: positiveDecimal }).strict(),
+    metadata: z
+      .object({
+        side: z.enum(['buy', 'sell']).optional(),
+        type: z.enum(['market', 'limit']).optional(),
+        price: positiveDecimal.optional(),
+        leverage: z.number().int().min(1).max(20).optional(),
+        tokenOut: z.string().min(1).max(32).optional(),
+        slippageBps: z.number().int().min(1).max(1000).optional(),
+      })
+      .strict()
+      .optional(),
+    referenceId: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1 to 128 characters of letters, digits and . _ : -'),
+  })
+  .strict();
+
+export type ExecutionInstruction = z.infer<typeof instructionSchema>;
+
+/** Drops null and undefined members, so an omitted field and an explicit null hash alike. */
+function withoutEmpty(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutEmpty);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => [k, withoutEmpty(v)]));
+  }
+  return value;
+}
+
+/** Parses an instruction, refusing bad input with 400 naming the field. */
+export function parseInstruction(input: unknown): ExecutionInstruction {
+  const parsed = instructionSchema.safeParse(withoutEmpty(input));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : 'body');
+    const message = issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : `'${field}' ${issue.message}`;
+    throw new GatewayError(400, 'invalid_request', message, { details: { field }, retryable: false });
+  }
+  return parsed.data;
+}
+
+/** The exact instruction hash: SHA-256 over the RFC 8785 canonical JSON of the request without approvalId. */
+export function instructionHash(instruction: ExecutionInstruction): string {
+  return createHash('sha256').update(canonicalize(instruction) ?? '').digest('hex');
+}
+
+/** A field an action needs but the instruction lacks or gets wrong: 400 naming it. */
+export function invalidField(field: string, message: string): GatewayError {
+  return new GatewayError(400, 'invalid_request', `'${field}' ${message}`, { details: { field }, retryable: false });
+}

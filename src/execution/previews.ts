@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/authenticator.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { ExecutionDeps } from './execution-deps.js';
+import { PREVIEW_TTL_MS } from './execution-deps.js';
+import { checkAuthority, checkBalance, checkCertification, checkFeatureFlag, checkVenue, quoteOrBlock, resolveTarget } from './gate-checks.js';
+import { block, gateError, notEvaluated, pass, type GateVerdict } from './gates.js';
+import { instructionHash, parseInstruction, type ExecutionInstruction } from './instruction.js';
+import type { Quote } from './venues/execution-venue.js';
+
+export interface StoredPreview {
+  id: string;
+  accountId: string;
+  referenceId: string;
+  instructionHash: string;
+  instruction: ExecutionInstruction;
+  quote: Quote | null;
+  gates: GateVerdict[];
+  /** True when every gate passes now (an API key with a covering session, or after approval). */
+  executable: boolean;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export const previewKey = (accountId: string, referenceId: string) => `preview:${accountId}:${referenceId}`;
+
+/**
+ * POST /api/v1/execute/preview: a quote with expiry, fees, notional and the exact instruction
+ * hash, plus every gate's verdict now. Idempotent by referenceId: the same body replays the
+ * same preview while it is fresh; a different body is IDEMPOTENCY_CONFLICT.
+ */
+export class Previews {
+  constructor(private readonly deps: ExecutionDeps) {}
+
+  async find(accountId: string, referenceId: string): Promise<StoredPreview | undefined> {
+    const record = await this.deps.idempotency.get(previewKey(accountId, referenceId));
+    return record?.value ? (JSON.parse(record.value) as StoredPreview) : undefined;
+  }
+
+  async preview(principal: Principal, input: unknown): Promise<{ preview: StoredPreview; replayed: boolean }> {
+    const { deps } = this;
+    const account = principal.account;
+    const instruction = parseInstruction(input);
+    const target = resolveTarget(deps, instruction);
+    const hash = instructionHash(instruction);
+    const key = previewKey(account.id, instruction.referenceId);
+
+    const claim = await deps.idempotency.claim(key, hash, PREVIEW_TTL_MS);
+    if (!claim.claimed) {
+      if (claim.fingerprint !== hash) {
+        await deps.audit.record(account.id, 'preview_refused', instruction.referenceId, { code: 'IDEMPOTENCY_CONFLICT', instructionHash: hash });
+        throw gateError(block('idempotency', 'IDEMPOTENCY_CONFLICT', 'preview_reference', 'This referenceId was previewed with a different instruction.'));
+      }
+      const stored = claim.value ? (JSON.parse(claim.value) as StoredPreview) : undefined;
+      if (!stored) throw gateError(block('idempotency', 'IDEMPOTENCY_CONFLICT', 'preview_in_progress', 'A preview with this referenceId is in progress.'));
+      // A fresh preview replays; an expired one (its record not yet evicted) is quoted anew below.
+      if (stored.expiresAt > deps.clock.now()) return { preview: stored, replayed: true };
+    }
+
+    try {
+      const now = deps.clock.now();
+      const certification = checkCertification(target.protocol, target.action);
+      // Only a certified action is priced: the venue does not quote what it may not trade.
+      let priced: Awaited<ReturnType<typeof quoteOrBlock>> = {};
+      if (certification.status === 'pass') {
+        await deps.ledger.seed(account.id, account.balances);
+        const balances = (await deps.ledger.balances(account.id)) ?? {};
+        priced = await quoteOrBlock(target.venue, instruction, { reader: deps.reader, cache: deps.cache, now, balances });
+      }
+      const unpriced = (gate: 'venue' | 'balance') => notEvaluated(gate, 'Not priced: an earlier gate blocks.');
+      const authority = await checkAuthority(deps, principal, account, instruction, hash, priced.quote, undefined, now);
+      const existing = await deps.executions.findByReference(account.id, instruction.referenceId);
+      const gates: GateVerdict[] = [
+        checkFeatureFlag(deps, target.protocol),
+        certification,
+        priced.verdict ?? (await checkVenue(deps, target.protocol, priced.quote)),
+        authority.verdict,
+        priced.quote ? pass('quote', `fresh until ${new Date(now + PREVIEW_TTL_MS).toISOString()}`) : notEvaluated('quote', 'No quote.'),
+        priced.quote ? await checkBalance(deps, account, priced.quote) : unpriced('balance'),
+        existing ? block('idempotency', 'IDEMPOTENCY_CONFLICT', 'executed', `This referenceId was already executed (${existing.id}).`) : pass('idempotency'),
+      ];
+      const preview: StoredPreview = {
+        id: `prv_${randomUUID()}`,
+        accountId: account.id,
+        referenceId: instruction.referenceId,
+        instructionHash: hash,
+        instruction,
+        quote: priced.quote ?? null,
+        gates,
+        executable: gates.every((g) => g.status === 'pass'),
+        createdAt: now,
+        expiresAt: now + PREVIEW_TTL_MS,
+      };
+      await deps.idempotency.complete(key, hash, JSON.stringify(preview), PREVIEW_TTL_MS);
+      await deps.audit.record(account.id, 'preview', instruction.referenceId, {
+        previewId: preview.id,
+        instructionHash: hash,
+        executable: preview.executable,
+        blockedBy: gates.filter((g) => g.status === 'block').map((g) => g.code),
+      });
+      return { preview, replayed: false };
+    } catch (e) {
+      await deps.idempotency.release(key, hash);
+      await deps.audit.record(account.id, 'preview_refused', instruction.referenceId, { code: e instanceof GatewayError ? e.code : 'internal_error', instructionHash: hash });
+      throw e;
+    }
+  }
+}

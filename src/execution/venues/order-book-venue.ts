@@ -1,0 +1,124 @@
+import { Decimal } from '../../domain/decimal.js';
+import type { MarketDefinition } from '../../domain/market.js';
+import { GatewayError } from '../../errors/gateway-error.js';
+import { isSessionOpen } from '../../venues/equity-session.js';
+import { invalidField, type ExecutionInstruction } from '../instruction.js';
+import { walkBook } from './book-walk.js';
+import type { ExecutionVenue, Quote, VenueContext, VenueFill } from './execution-venue.js';
+
+const SETTLEMENT = 'USDC';
+
+export interface OrderBookVenueOptions {
+  protocolId: string;
+  markets: readonly MarketDefinition[];
+  /** Taker fee as a fraction of notional. */
+  feeRate: string;
+  /** Perpetuals post margin and hold signed positions; equities buy and sell shares outright. */
+  style: 'perpetual' | 'equity';
+}
+
+/**
+ * A paper venue that fills against the cached order book: perpetuals (margin, signed positions,
+ * leverage) and equities (whole shares, regular session only). Limit orders are
+ * immediate-or-cancel: what crosses fills now, the rest is cancelled.
+ */
+export class OrderBookVenue implements ExecutionVenue {
+  readonly protocolId: string;
+
+  constructor(private readonly options: OrderBookVenueOptions) {
+    this.protocolId = options.protocolId;
+  }
+
+  marketFor(i: ExecutionInstruction): MarketDefinition {
+    const key = i.assetIn.token.toUpperCase();
+    const market = this.options.markets.find((m) => m.id.toUpperCase() === key || m.asset.toUpperCase() === key);
+    if (!market) throw invalidField('assetIn.token', `is not traded on ${this.protocolId} (${this.options.markets.map((m) => m.asset).join(', ')})`);
+    return market;
+  }
+
+  private order(i: ExecutionInstruction, market: MarketDefinition) {
+    if (i.action !== 'place_order') throw invalidField('action', `is not supported by ${this.protocolId}; use place_order`);
+    const side = i.metadata?.side;
+    const type = i.metadata?.type;
+    if (!side) throw invalidField('metadata.side', 'is required: buy or sell');
+    if (!type) throw invalidField('metadata.type', 'is required: market or limit');
+    if (type === 'limit' && !i.metadata?.price) throw invalidField('metadata.price', 'is required for a limit order');
+    if (type === 'market' && i.metadata?.price) throw invalidField('metadata.price', 'must be omitted for a market order');
+    const amount = new Decimal(i.assetIn.amount);
+    if (amount.decimalPlaces() > market.sizeDecimals) throw invalidField('assetIn.amount', `has more than ${market.sizeDecimals} decimals for ${market.id}`);
+    if (this.options.style === 'equity' && i.metadata?.leverage !== undefined) throw invalidField('metadata.leverage', 'is not available for equities');
+    return { side, type, amount, limit: i.metadata?.price ? new Decimal(i.metadata.price) : undefined, leverage: i.metadata?.leverage ?? 1 };
+  }
+
+  private async levels(market: MarketDefinition, side: 'buy' | 'sell', ctx: VenueContext) {
+    const book = await ctx.cache.getOrderBook(market.id);
+    if (!book) throw new GatewayError(503, 'VENUE_UNHEALTHY', `No order book for ${market.id}.`, { details: { gate: 'venue_health' }, retryable: true });
+    return side === 'buy' ? book.asks : book.bids;
+  }
+
+  private changesFor(market: MarketDefinition, side: 'buy' | 'sell', filled: Decimal, notional: Decimal, leverage: number) {
+    const fee = notional.mul(this.options.feeRate);
+    const sign = side === 'buy' ? 1 : -1;
+    if (this.options.style === 'perpetual') {
+      const margin = notional.div(leverage);
+      return {
+        fee,
+        changes: { [SETTLEMENT]: margin.plus(fee).neg().toString(), [`margin:${market.id}`]: margin.toString(), [`position:${market.id}`]: filled.mul(sign).toString() },
+        mayGoNegative: [`position:${market.id}`],
+      };
+    }
+    return {
+      fee,
+      changes: { [SETTLEMENT]: notional.mul(-sign).minus(fee).toString(), [market.asset]: filled.mul(sign).toString() },
+      mayGoNegative: [],
+    };
+  }
+
+  async quote(i: ExecutionInstruction, ctx: VenueContext): Promise<Quote> {
+    const market = this.marketFor(i);
+    const o = this.order(i, market);
+    const levels = await this.levels(market, o.side, ctx);
+    const walked = walkBook(levels, o.amount, o.side, o.limit);
+    // Price the full amount even when the book is thin: the quote shows what the order asks for.
+    const avg = walked.filled.gt(0) ? walked.notional.div(walked.filled) : new Decimal(levels[0]?.price ?? 0);
+    const notional = avg.mul(o.amount);
+    const { fee, changes, mayGoNegative } = this.changesFor(market, o.side, o.amount, notional, o.leverage);
+    const closed = this.options.style === 'equity' && !isSessionOpen(ctx.now);
+    return {
+      marketId: market.id,
+      side: o.side,
+      price: avg.toFixed(market.priceDecimals),
+      amount: o.amount.toString(),
+      notionalUsd: notional.toFixed(2),
+      fee: fee.toFixed(6),
+      feeToken: SETTLEMENT,
+      amountOut: null,
+      minAmountOut: null,
+      changes,
+      mayGoNegative,
+      tradable: closed ? { ok: false, reason: `${market.id} trades only in the regular session (14:30-21:00 UTC, Mon-Fri).` } : { ok: true },
+      insufficient: null,
+    };
+  }
+
+  async fill(i: ExecutionInstruction, _quote: Quote, ctx: VenueContext): Promise<VenueFill> {
+    const market = this.marketFor(i);
+    const o = this.order(i, market);
+    const walked = walkBook(await this.levels(market, o.side, ctx), o.amount, o.side, o.limit);
+    if (walked.filled.isZero()) return { state: 'rejected', fill: null, changes: {}, reason: 'Limit price not marketable; immediate-or-cancel order cancelled.' };
+    const { fee, changes } = this.changesFor(market, o.side, walked.filled, walked.notional, o.leverage);
+    return {
+      state: walked.filled.lt(o.amount) ? 'partially_filled' : 'filled',
+      fill: {
+        price: walked.notional.div(walked.filled).toFixed(market.priceDecimals),
+        filledAmount: walked.filled.toString(),
+        requestedAmount: o.amount.toString(),
+        notional: walked.notional.toFixed(2),
+        fee: fee.toFixed(6),
+        feeToken: SETTLEMENT,
+      },
+      changes,
+      reason: walked.filled.lt(o.amount) ? 'Book depth exhausted; the rest was cancelled.' : null,
+    };
+  }
+}

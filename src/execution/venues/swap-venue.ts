@@ -1,0 +1,89 @@
+import { Decimal } from '../../domain/decimal.js';
+import type { MarketDefinition } from '../../domain/market.js';
+import { GatewayError } from '../../errors/gateway-error.js';
+import { invalidField, type ExecutionInstruction } from '../instruction.js';
+import type { ExecutionVenue, Quote, VenueContext, VenueFill } from './execution-venue.js';
+
+const POOL_FEE = new Decimal('0.003');
+/** Quote-side depth of each simulated pool, in USDC. */
+const POOL_QUOTE_RESERVE = new Decimal(25_000_000);
+
+/**
+ * A constant-product pool (x·y = k, 0.3 % fee) per swap market, its reserves set by the data
+ * plane's price. The quote carries `minAmountOut` from the slippage bound; a fill below it is
+ * rejected rather than executed.
+ */
+export class SwapVenue implements ExecutionVenue {
+  constructor(
+    readonly protocolId: string,
+    private readonly pools: readonly MarketDefinition[],
+  ) {}
+
+  marketFor(i: ExecutionInstruction): MarketDefinition {
+    const out = i.metadata?.tokenOut?.toUpperCase();
+    const inToken = i.assetIn.token.toUpperCase();
+    if (!out) throw invalidField('metadata.tokenOut', 'is required for a swap');
+    const pool = this.pools.find((p) => (p.asset === inToken && p.quote === out) || (p.asset === out && p.quote === inToken));
+    if (!pool) throw invalidField('metadata.tokenOut', `has no pool with ${i.assetIn.token} on ${this.protocolId}`);
+    return pool;
+  }
+
+  private async amounts(i: ExecutionInstruction, ctx: VenueContext) {
+    if (i.action !== 'swap') throw invalidField('action', `is not supported by ${this.protocolId}; use swap`);
+    if (i.metadata?.side || i.metadata?.type || i.metadata?.price || i.metadata?.leverage) {
+      throw invalidField('metadata', 'takes only tokenOut and slippageBps for a swap');
+    }
+    const pool = this.marketFor(i);
+    const view = await ctx.reader.view(pool, ctx.now);
+    if (!view) throw new GatewayError(503, 'VENUE_UNHEALTHY', `No pool state for ${pool.id}.`, { details: { gate: 'venue_health' }, retryable: true });
+    const price = new Decimal(view.price);
+    const quoteReserve = POOL_QUOTE_RESERVE;
+    const baseReserve = quoteReserve.div(price);
+    const selling = i.assetIn.token.toUpperCase() === pool.asset; // base in, quote out
+    const [reserveIn, reserveOut] = selling ? [baseReserve, quoteReserve] : [quoteReserve, baseReserve];
+    const amountIn = new Decimal(i.assetIn.amount);
+    const effective = amountIn.mul(new Decimal(1).minus(POOL_FEE));
+    const out = reserveOut.mul(effective).div(reserveIn.plus(effective));
+    const outDecimals = selling ? 6 : pool.sizeDecimals;
+    const notionalUsd = selling ? amountIn.mul(price) : amountIn;
+    return { pool, price, selling, amountIn, out: out.toDecimalPlaces(outDecimals, Decimal.ROUND_DOWN), outDecimals, notionalUsd, fee: amountIn.mul(POOL_FEE) };
+  }
+
+  async quote(i: ExecutionInstruction, ctx: VenueContext): Promise<Quote> {
+    const a = await this.amounts(i, ctx);
+    const bps = i.metadata?.slippageBps ?? 50;
+    const minOut = a.out.mul(new Decimal(1).minus(new Decimal(bps).div(10_000))).toDecimalPlaces(a.outDecimals, Decimal.ROUND_DOWN);
+    const tokenIn = a.selling ? a.pool.asset : a.pool.quote;
+    const tokenOut = a.selling ? a.pool.quote : a.pool.asset;
+    return {
+      marketId: a.pool.id,
+      side: a.selling ? 'sell' : 'buy',
+      price: a.price.toFixed(a.pool.priceDecimals),
+      amount: a.amountIn.toString(),
+      notionalUsd: a.notionalUsd.toFixed(2),
+      fee: a.fee.toString(),
+      feeToken: tokenIn,
+      amountOut: a.out.toString(),
+      minAmountOut: minOut.toString(),
+      changes: { [tokenIn]: a.amountIn.neg().toString(), [tokenOut]: a.out.toString() },
+      mayGoNegative: [],
+      tradable: { ok: true },
+      insufficient: null,
+    };
+  }
+
+  async fill(i: ExecutionInstruction, quote: Quote, ctx: VenueContext): Promise<VenueFill> {
+    const a = await this.amounts(i, ctx);
+    if (quote.minAmountOut && a.out.lt(quote.minAmountOut)) {
+      return { state: 'rejected', fill: null, changes: {}, reason: `Slippage bound: ${a.out} out is below the minimum ${quote.minAmountOut}.` };
+    }
+    const tokenIn = a.selling ? a.pool.asset : a.pool.quote;
+    const tokenOut = a.selling ? a.pool.quote : a.pool.asset;
+    return {
+      state: 'filled',
+      fill: { price: a.price.toFixed(a.pool.priceDecimals), filledAmount: a.amountIn.toString(), requestedAmount: a.amountIn.toString(), notional: a.notionalUsd.toFixed(2), fee: a.fee.toString(), feeToken: tokenIn },
+      changes: { [tokenIn]: a.amountIn.neg().toString(), [tokenOut]: a.out.toString() },
+      reason: null,
+    };
+  }
+}

@@ -1,0 +1,195 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createGraphQLError } from '@graphql-tools/utils';
+import { getCORSHeadersByRequestAndOptions } from '@whatwg-node/server';
+import type { GraphQLError, OperationDefinitionNode } from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { Logger } from 'pino';
+import type { AppServices } from '../app-services.js';
+import { RouteMatcher, type RouteSpec } from '../contract/route-registry.js';
+import { errorHeaders } from '../errors/error-response.js';
+import type { ErrorOutcome } from './error-outcome.js';
+import { finishHead } from './finish-head.js';
+import { queryRejection } from './query-checks.js';
+import { requestContext } from './request-context.js';
+import type { RequestScope } from './request-scope.js';
+import { restErrorOutcome } from './sofa-error-handler.js';
+import { sofaGetVariables, sofaQueryDocument } from './sofa-operation.js';
+import { checkRateLimit, rateLimitHeaders, type RateLimitOptions } from './use-rate-limits.js';
+import type { GatewaySofa } from './use-sofa-routes.js';
+
+/** Yoga's error masking (its `maskedErrorsOpts`), applied to execution errors as its envelop plugin does for Sofa. */
+export interface ErrorMasking {
+  errorMessage: string;
+  maskError(error: GraphQLError, message: string): GraphQLError;
+}
+
+export interface PublicFastPathOptions {
+  services: AppServices;
+  /** Every contract route: a path is matched as the contract guard matches it. */
+  routes: readonly RouteSpec[];
+  /** The Sofa configuration Yoga's Sofa routes were built from (schema, models, ignore, depth). */
+  sofa: GatewaySofa;
+  rateLimits: RateLimitOptions;
+  /** null when Yoga does not mask errors. */
+  masking: ErrorMasking | null;
+  logger: Logger;
+}
+
+interface PublicOperation {
+  route: RouteSpec;
+  /** The root field, which is also the key of Sofa's response body in `data`. */
+  fieldName: string;
+  operation: OperationDefinitionNode;
+  compiled: CompiledQuery;
+}
+
+type Outcome = { error: ErrorOutcome } | { body: string; scope: RequestScope };
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** Only URLs that WHATWG URL parsing leaves as they are, so Yoga's route, query and Sofa's would be the same. */
+const PLAIN_URL = /^\/api\/[\w\-.~%!$&'()*+,;=:@/?]*$/;
+/** `.`/`..` segments (also percent-encoded) are removed by URL parsing: leave those to Yoga. */
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
+const NO_QUERY = new URLSearchParams();
+
+/**
+ * Public GET routes answered at the node:http level, without the fetch-API objects, Sofa's router
+ * and a second server-adapter pass, yet not beside the schema: the same contract guard checks,
+ * the same rate-limit decision and 429, the same context, the very document Sofa builds for the
+ * field compiled once with graphql-jit, Sofa's variable parsing, Sofa's error mapping and the same
+ * finishing (envelope status, Cache-Control, ETag and 304). Anything else (another method, a URL
+ * Yoga would normalise, a non-public route) is left to Yoga and Sofa.
+ *
+ * No AsyncLocalStorage scope is entered: the request scope reaches resolvers as `ctx.http`, which
+ * is the only way resolvers may read it.
+ */
+export class PublicFastPath {
+  private readonly matcher: RouteMatcher;
+  private readonly operations = new Map<RouteSpec, PublicOperation>();
+
+  constructor(private readonly options: PublicFastPathOptions) {
+    // GET rows only, in registry order: the first match is the contract guard's first GET match.
+    this.matcher = new RouteMatcher(options.routes.filter((r) => r.method === 'GET'));
+    for (const route of options.routes) {
+      if (route.visibility !== 'public' || route.method !== 'GET' || !route.field.startsWith('Query.')) continue;
+      const fieldName = route.field.slice('Query.'.length);
+      const { document, operation } = sofaQueryDocument(options.sofa, fieldName);
+      // The options of useGraphQlJit({}) in the Yoga plugin list.
+      const compiled = compileQuery(options.sofa.schema, document, operation.name?.value, {});
+      if (!isCompiledQuery(compiled)) {
+        options.logger.warn({ route: route.operationId, errors: compiled.errors }, 'public route not compiled; it stays on Sofa');
+        continue;
+      }
+      this.operations.set(route, { route, fieldName, operation, compiled });
+    }
+  }
+
+  /** The operation a public route runs (for tests comparing it with Sofa's). */
+  operationFor(route: RouteSpec): OperationDefinitionNode | undefined {
+    return this.operations.get(route)?.operation;
+  }
+
+  /** Answers a public GET and returns true; returns false, having done nothing, for Yoga to handle it. */
+  handle(req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
+    const url = req.url;
+    if (req.method !== 'GET' || url === undefined || !PLAIN_URL.test(url)) return false;
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    if (DOT_SEGMENT.test(path)) return false;
+    let matches;
+    try {
+      matches = this.matcher.match(path);
+    } catch {
+      return false; // bad percent-encoding: the contract guard's 400
+    }
+    const match = matches[0];
+    const operation = match && match.route.visibility === 'public' ? this.operations.get(match.route) : undefined;
+    if (!match || !operation) return false;
+    this.serve(req, res, requestId, operation, match.params, q === -1 ? undefined : url.slice(q + 1)).catch((err: unknown) => {
+      // A fault of this path itself: logged and answered as Sofa's handler answers an unexpected error.
+      if (!res.headersSent) return this.writeError(res, requestId, restErrorOutcome([err], { requestId, route: operation.route }, this.options.logger), {});
+      this.options.logger.error({ err, requestId, route: operation.route.operationId }, 'public fast path failed after its headers');
+      res.destroy();
+    });
+    return true;
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse, requestId: string, op: PublicOperation, params: Record<string, string>, query: string | undefined): Promise<void> {
+    const { route } = op;
+    const cors = corsHeaders(req);
+    // Order as on the Yoga path: contract guard, then rate limit, then Sofa.
+    const rejection = queryRejection(route, query ? new URLSearchParams(query) : NO_QUERY, requestId);
+    if (rejection) return this.writeError(res, requestId, rejection, cors);
+    const rate = await checkRateLimit(this.options.rateLimits, {
+      isPublic: true,
+      authorization: req.headers.authorization,
+      forwardedFor: req.headers['x-forwarded-for'] as string | undefined,
+      remoteAddress: req.socket.remoteAddress,
+      requestId,
+    });
+    if (rate.rejection) return this.writeError(res, requestId, rate.rejection, cors);
+    const limits = rate.decision ? rateLimitHeaders(rate.decision) : {};
+
+    const outcome = await this.execute(req, requestId, op, params);
+    if ('error' in outcome) return this.writeError(res, requestId, outcome.error, { ...cors, ...limits });
+    const head = finishHead(route, outcome.scope, 200, req.headers['if-none-match']);
+    if (head.notModified) {
+      res.writeHead(304, { 'x-request-id': requestId, ...head.headers, ...cors, ...limits });
+      return void res.end();
+    }
+    res.writeHead(head.status, {
+      'x-request-id': requestId,
+      'content-type': JSON_TYPE,
+      'content-length': Buffer.byteLength(outcome.body),
+      ...head.headers,
+      ...cors,
+      ...limits,
+    });
+    res.end(outcome.body);
+  }
+
+  /** What Sofa's route handler does for a GET: variables, context, execute, `data[field]` or the error handler. */
+  private async execute(req: IncomingMessage, requestId: string, op: PublicOperation, params: Record<string, string>): Promise<Outcome> {
+    const { services, sofa, masking, logger } = this.options;
+    const scope: RequestScope = { requestId, route: op.route };
+    let variables: Record<string, unknown>;
+    try {
+      // Sofa reads the query string as `url.split('?')[1]`.
+      variables = sofaGetVariables(sofa.schema, op.operation, params, req.url!.split('?')[1]);
+    } catch (error) {
+      const message = (error as Error)?.message || String(error);
+      return { error: restErrorOutcome([createGraphQLError(message, { extensions: { http: { status: 400 } } })], scope, logger) };
+    }
+    try {
+      const context = requestContext(services, scope, req.headers.authorization ?? null);
+      const result = await op.compiled.query(undefined, context, variables);
+      if (result.errors) {
+        const errors = masking ? result.errors.map((e) => masking.maskError(e, masking.errorMessage)) : result.errors;
+        return { error: restErrorOutcome(errors, scope, logger) };
+      }
+      return { body: JSON.stringify(result.data?.[op.fieldName]), scope };
+    } catch (error) {
+      return { error: restErrorOutcome([error], scope, logger) };
+    }
+  }
+
+  private writeError(res: ServerResponse, requestId: string, outcome: ErrorOutcome, extra: Record<string, string>): void {
+    const body = JSON.stringify(outcome.body);
+    res.writeHead(outcome.status, { 'x-request-id': requestId, ...errorHeaders(outcome.headers), 'content-length': Buffer.byteLength(body), ...extra });
+    res.end(body);
+  }
+}
+
+/** Yoga's default CORS answer (createYoga is given no `cors` option): only for requests with an Origin. */
+function corsHeaders(req: IncomingMessage): Record<string, string> {
+  if (req.headers.origin === undefined) return {};
+  const headers = getCORSHeadersByRequestAndOptions({ headers: { get: (name: string) => headerValue(req, name) } } as Request, {});
+  const lower: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) lower[name.toLowerCase()] = value;
+  return lower;
+}
+
+function headerValue(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name];
+  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+}

@@ -1,0 +1,70 @@
+import type { AgentSession, Approval, AuditEntry, Execution, WalletSession } from '../execution/execution-types.js';
+
+/** Outcome of an idempotency claim: a new claim, or what already holds the key. */
+export type ClaimResult = { claimed: true } | { claimed: false; fingerprint: string; value: string | null };
+
+/**
+ * Idempotency records: a key is claimed once (SET NX) with the request's fingerprint, then
+ * completed with the result. A concurrent second claim sees the first, whatever the replica.
+ */
+export interface IdempotencyStore {
+  claim(key: string, fingerprint: string, ttlMs: number): Promise<ClaimResult>;
+  get(key: string): Promise<{ fingerprint: string; value: string | null } | undefined>;
+  complete(key: string, fingerprint: string, value: string, ttlMs: number): Promise<void>;
+  /** Drops a claim that led nowhere (a refusal before anything happened). */
+  release(key: string, fingerprint: string): Promise<void>;
+}
+
+export interface ApprovalStore {
+  create(approval: Approval): Promise<void>;
+  get(id: string): Promise<Approval | undefined>;
+  /** Moves a pending, unexpired approval to approved or rejected; undefined when it was not pending. */
+  decide(id: string, to: 'approved' | 'rejected', now: number): Promise<Approval | undefined>;
+  /**
+   * Consumes an approved, unexpired approval of exactly this instruction, atomically: of any
+   * number of concurrent callers at most one gets `consumed`.
+   */
+  consume(id: string, instructionHash: string, executionId: string, now: number): Promise<'consumed' | 'not_found' | 'not_approved' | 'expired' | 'hash_mismatch' | 'already_consumed'>;
+}
+
+export interface ExecutionStore {
+  create(execution: Execution): Promise<void>;
+  get(id: string): Promise<Execution | undefined>;
+  update(execution: Execution): Promise<void>;
+  findByReference(accountId: string, referenceId: string): Promise<Execution | undefined>;
+}
+
+export interface AgentSessionStore {
+  put(session: AgentSession): Promise<void>;
+  get(id: string): Promise<AgentSession | undefined>;
+  list(accountId: string): Promise<AgentSession[]>;
+  /** Adds notional to the session's period counter unless it would pass `cap`; atomic. */
+  addSpend(sessionId: string, periodStart: number, amount: string, cap: string, ttlMs: number): Promise<{ ok: boolean; spent: string }>;
+}
+
+export interface WalletSessionStore {
+  putNonce(nonce: string, ttlMs: number): Promise<void>;
+  /** True once per issued, unexpired nonce. */
+  consumeNonce(nonce: string): Promise<boolean>;
+  putSession(tokenHash: string, session: WalletSession, ttlMs: number): Promise<void>;
+  getSession(tokenHash: string): Promise<WalletSession | undefined>;
+  revokeSessions(accountId: string): Promise<void>;
+}
+
+/** Paper balances per account, kept to 8 decimals; changes apply atomically or not at all. */
+export interface LedgerStore {
+  balances(accountId: string): Promise<Record<string, string> | undefined>;
+  /** Seeds an account's ledger once (from its configured balances); later calls do nothing. */
+  seed(accountId: string, balances: Record<string, string>): Promise<void>;
+  /**
+   * Applies signed changes; refuses the whole change when a key not in `mayGoNegative` would
+   * fall below zero, naming the first short token.
+   */
+  apply(accountId: string, changes: Record<string, string>, mayGoNegative: readonly string[]): Promise<{ ok: true } | { ok: false; token: string; available: string; required: string }>;
+}
+
+/** Append-only, hash-chained per account. */
+export interface AuditStore {
+  append(accountId: string, entry: Omit<AuditEntry, 'seq' | 'prevHash' | 'hash' | 'accountId'>): Promise<AuditEntry>;
+  list(accountId: string, limit: number): Promise<AuditEntry[]>;
+}

@@ -1,0 +1,58 @@
+import type { Logger } from 'pino';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import type { GatewayConfig } from '../../config.js';
+import { createGatewayEvents, type GatewayEventMap } from '../../events/gateway-events.js';
+import { createRedisEventTarget } from '../../events/redis-event-target.js';
+import { RedisIngestionLease } from '../../ingest/ingestion-lease.js';
+import { FlexibleRateLimiter } from '../../rate-limit/rate-limiter.js';
+import type { ExecutionStores, GatewayStores } from '../open-stores.js';
+import { RedisCandleStore } from './redis-candle-store.js';
+import { RedisConnection } from './redis-connection.js';
+import { RedisControlsChannel } from './redis-controls-channel.js';
+import { RedisFundingStore } from './redis-funding-store.js';
+import { RedisIdentityStore } from './redis-identity-store.js';
+import { RedisSnapshotCache } from './redis-snapshot-cache.js';
+
+/**
+ * The stores of the Redis mode, all on one connection (one command client, one subscriber).
+ * Nothing talks to Redis until `connect()`.
+ */
+export function openRedisStores(
+  config: Pick<GatewayConfig, 'redisKeyPrefix' | 'ingestLeaseTtlMs'> & { redisUrl: string },
+  logger: Logger,
+  executionStores: (redis: RedisConnection) => ExecutionStores,
+): GatewayStores {
+  const redis = new RedisConnection({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger });
+  const cache = new RedisSnapshotCache(redis);
+  const lease = new RedisIngestionLease(redis, { ttlMs: config.ingestLeaseTtlMs, logger });
+  return {
+    cache,
+    candles: new RedisCandleStore(redis),
+    funding: new RedisFundingStore(redis),
+    identities: new RedisIdentityStore(redis),
+    // Counters shared by every replica; while Redis is unreachable each replica counts alone.
+    rateLimiter: new FlexibleRateLimiter(
+      (p) =>
+        new RateLimiterRedis({
+          storeClient: redis.client,
+          useRedisPackage: true,
+          rejectIfRedisNotReady: true,
+          keyPrefix: redis.key('rate', p.name),
+          points: p.points,
+          duration: p.windowSeconds,
+          insuranceLimiter: new RateLimiterMemory({ points: p.points, duration: p.windowSeconds, keyPrefix: p.name }),
+        }),
+    ),
+    events: createGatewayEvents(createRedisEventTarget<GatewayEventMap>(redis, logger)),
+    execution: executionStores(redis),
+    controlsChannel: new RedisControlsChannel(redis),
+    lease,
+    sharedState: { status: () => ({ mode: 'redis', ...redis.state(), ingestionLeader: lease.held }) },
+    async connect() {
+      await redis.open();
+      await cache.listen();
+      logger.info({ prefix: config.redisKeyPrefix, replica: redis.replicaId }, 'shared state in Redis');
+    },
+    close: () => redis.close(),
+  };
+}

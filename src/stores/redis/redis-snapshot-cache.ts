@@ -1,0 +1,163 @@
+import type { MarketSnapshot, OrderBookSnapshot } from '../../domain/market.js';
+import type { SourceHealth } from '../../domain/source-health.js';
+import type { SnapshotCache } from '../snapshot-cache.js';
+import { LocalSnapshotTable } from './local-snapshot-table.js';
+import { isConnectionError, sharedStateUnavailable, type RedisConnection } from './redis-connection.js';
+
+type Kind = 'market' | 'book' | 'health';
+const ALL_SOURCES = '*';
+
+export interface RedisSnapshotCacheOptions {
+  /** Longest a local copy answers without asking Redis, as a bound on a missed invalidation (default 10 s). */
+  maxLocalAgeMs?: number;
+}
+
+/**
+ * The public snapshot cache in Redis: one hash per kind (`snapshot:market`, `snapshot:book`,
+ * `snapshot:health`, field = market or source id, value = JSON). Each write publishes
+ * `<replica>|<kind>|<id>` on `snapshot:changed` in the same MULTI.
+ *
+ * Reads are served from a process-local copy while it is valid, so the public plane makes no
+ * Redis round trip per request; other replicas' writes invalidate it through pub/sub, and it is
+ * not trusted while the subscriber is disconnected (messages may have been missed). When Redis
+ * cannot be reached, reads answer with the last known copy, its sources reported down so every
+ * response built on it is marked stale, or with a clean 503 when there is no copy at all.
+ */
+export class RedisSnapshotCache implements SnapshotCache {
+  private readonly markets: LocalSnapshotTable<MarketSnapshot>;
+  private readonly books: LocalSnapshotTable<OrderBookSnapshot>;
+  private readonly health: LocalSnapshotTable<SourceHealth[]>;
+  private readonly keys: Record<Kind, string>;
+  private readonly channel: string;
+
+  constructor(
+    private readonly redis: RedisConnection,
+    options: RedisSnapshotCacheOptions = {},
+  ) {
+    const maxAge = options.maxLocalAgeMs ?? 10_000;
+    this.markets = new LocalSnapshotTable(maxAge);
+    this.books = new LocalSnapshotTable(maxAge);
+    this.health = new LocalSnapshotTable(maxAge);
+    this.keys = { market: redis.key('snapshot', 'market'), book: redis.key('snapshot', 'book'), health: redis.key('snapshot', 'health') };
+    this.channel = redis.key('snapshot', 'changed');
+  }
+
+  /** Starts following other replicas' writes; call once the connection is open. */
+  async listen(): Promise<void> {
+    // Messages may have been missed while disconnected: nothing local is trusted until re-read.
+    this.redis.onStateChange(() => {
+      for (const t of [this.markets, this.books, this.health]) t.invalidateAll();
+    });
+    await this.redis.subscriber.subscribe(this.channel, (message) => this.onChanged(message));
+  }
+
+  async putMarket(snapshot: MarketSnapshot): Promise<void> {
+    await this.write('market', snapshot.marketId, snapshot);
+    this.markets.write(snapshot.marketId, snapshot);
+  }
+
+  async getMarket(marketId: string): Promise<MarketSnapshot | undefined> {
+    return (await this.getMarkets([marketId]))[0];
+  }
+
+  async getMarkets(marketIds: readonly string[]): Promise<(MarketSnapshot | undefined)[]> {
+    const local = marketIds.map((id) => this.localCopy(this.markets, id));
+    const missing = [...new Set(marketIds.filter((_, i) => local[i] === undefined))];
+    if (missing.length === 0) return local;
+    const generations = missing.map((id) => this.markets.generation(id));
+    let raw: (string | null)[];
+    try {
+      raw = await this.redis.client.hmGet(this.keys.market, missing);
+    } catch (e) {
+      if (!isConnectionError(e)) throw e;
+      const lastKnown = marketIds.map((id, i) => local[i] ?? this.markets.lastKnown(id));
+      if (lastKnown.every((s) => s === undefined)) throw sharedStateUnavailable();
+      return lastKnown;
+    }
+    const fetched = new Map<string, MarketSnapshot | undefined>();
+    missing.forEach((id, i) => {
+      const value = parse<MarketSnapshot>(raw[i]);
+      this.markets.fill(id, value, generations[i]!);
+      fetched.set(id, value);
+    });
+    return marketIds.map((id, i) => local[i] ?? fetched.get(id));
+  }
+
+  async putOrderBook(book: OrderBookSnapshot): Promise<void> {
+    await this.write('book', book.marketId, book);
+    this.books.write(book.marketId, book);
+  }
+
+  async getOrderBook(marketId: string): Promise<OrderBookSnapshot | undefined> {
+    const local = this.localCopy(this.books, marketId);
+    if (local) return local;
+    const generation = this.books.generation(marketId);
+    try {
+      const value = parse<OrderBookSnapshot>(await this.redis.client.hGet(this.keys.book, marketId));
+      this.books.fill(marketId, value, generation);
+      return value;
+    } catch (e) {
+      if (!isConnectionError(e)) throw e;
+      const lastKnown = this.books.lastKnown(marketId);
+      if (!lastKnown) throw sharedStateUnavailable();
+      return lastKnown;
+    }
+  }
+
+  async putSourceHealth(health: SourceHealth): Promise<void> {
+    await this.write('health', health.sourceId, health);
+    const list = this.localCopy(this.health, ALL_SOURCES);
+    if (list) this.health.write(ALL_SOURCES, bySourceId([...list.filter((h) => h.sourceId !== health.sourceId), health]));
+    else this.health.invalidate(ALL_SOURCES);
+  }
+
+  async getSourceHealth(sourceId: string): Promise<SourceHealth | undefined> {
+    return (await this.listSourceHealth()).find((h) => h.sourceId === sourceId);
+  }
+
+  async listSourceHealth(): Promise<SourceHealth[]> {
+    const local = this.localCopy(this.health, ALL_SOURCES);
+    if (local) return local;
+    const generation = this.health.generation(ALL_SOURCES);
+    try {
+      const all = await this.redis.client.hGetAll(this.keys.health);
+      const list = bySourceId(Object.values(all).map((v) => JSON.parse(v) as SourceHealth));
+      this.health.fill(ALL_SOURCES, list, generation);
+      return list;
+    } catch (e) {
+      if (!isConnectionError(e)) throw e;
+      const lastKnown = this.health.lastKnown(ALL_SOURCES);
+      if (!lastKnown) throw sharedStateUnavailable();
+      // This replica cannot vouch for any source now: what it serves is stale until Redis returns.
+      return lastKnown.map((h) => ({ ...h, status: 'down' as const, lastError: 'shared state (Redis) unreachable from this replica' }));
+    }
+  }
+
+  private localCopy<V>(table: LocalSnapshotTable<V>, id: string): V | undefined {
+    return this.redis.subscriber.isReady ? table.fresh(id) : undefined;
+  }
+
+  private async write(kind: Kind, id: string, value: unknown): Promise<void> {
+    const multi = this.redis.client
+      .multi()
+      .hSet(this.keys[kind], id, JSON.stringify(value))
+      .publish(this.channel, `${this.redis.replicaId}|${kind}|${id}`);
+    await this.redis.guard(() => multi.exec());
+  }
+
+  private onChanged(message: string): void {
+    const [origin, kind, id] = message.split('|');
+    if (origin === this.redis.replicaId || id === undefined) return; // our own write is already local
+    if (kind === 'market') this.markets.invalidate(id);
+    else if (kind === 'book') this.books.invalidate(id);
+    else if (kind === 'health') this.health.invalidate(ALL_SOURCES);
+  }
+}
+
+function parse<T>(raw: string | null | undefined): T | undefined {
+  return raw == null ? undefined : (JSON.parse(raw) as T);
+}
+
+function bySourceId(list: SourceHealth[]): SourceHealth[] {
+  return list.sort((a, b) => (a.sourceId < b.sourceId ? -1 : a.sourceId > b.sourceId ? 1 : 0));
+}

@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type TestGateway } from './support/gateway.js';
+import { call, perpOrder, SESSION_TIME } from './support/execution.js';
+import { writeBootstrap } from './support/keys.js';
+import { OTHER_WALLET, SIWE_DOMAIN, signedMessage, TEST_WALLET, walletSession } from './support/wallet.js';
+
+let gw: TestGateway;
+let session: string;
+beforeAll(async () => {
+  const keys = writeBootstrap(TEST_WALLET.address);
+  gw = await startGateway({ bootstrapPath: keys.path, siweDomain: SIWE_DOMAIN }, SESSION_TIME);
+  session = await walletSession(gw);
+});
+afterAll(() => gw.close());
+
+/** Preview, create an approval, and sign its decision; returns the approval. */
+async function approved(order: Record<string, unknown>, decision: 'approve' | 'reject' = 'approve') {
+  expect((await call(gw, 'POST', '/api/v1/execute/preview', session, order)).status).toBe(200);
+  const approval = await (await call(gw, 'POST', '/api/v1/execute/approvals', session, order)).json();
+  const req = decision === 'approve' ? approval.approveRequest : approval.rejectRequest;
+  const signed = await signedMessage(gw, { statement: req.statement, resources: req.resources });
+  const res = await call(gw, 'PATCH', `/api/service/ai/approvals/${approval.approvalId}`, session, { decision, ...signed });
+  expect(res.status).toBe(200);
+  return approval;
+}
+
+describe('sign-in with Ethereum', () => {
+  it('gives a short-lived wallet session for a signed nonce, once', async () => {
+    const { message, signature } = await signedMessage(gw);
+    const ok = await call(gw, 'POST', '/api/v1/auth/siwe/verify', undefined, { message, signature });
+    expect(ok.status).toBe(200);
+    const grant = await ok.json();
+    expect(grant).toMatchObject({ accountId: 'acct-1', wallet: TEST_WALLET.address });
+    expect(grant.sessionToken).toMatch(/^tgws_/);
+    expect(Date.parse(grant.expiresAt) - gw.clock.now()).toBe(15 * 60_000);
+    const again = await call(gw, 'POST', '/api/v1/auth/siwe/verify', undefined, { message, signature });
+    expect(again.status).toBe(401);
+    expect((await again.json()).message).toMatch(/nonce/);
+  });
+
+  it('refuses a signature by another wallet, a wallet with no account, another domain and a made-up nonce', async () => {
+    const other = await signedMessage(gw, { wallet: OTHER_WALLET });
+    expect((await call(gw, 'POST', '/api/v1/auth/siwe/verify', undefined, other)).status).toBe(401);
+    const forged = await signedMessage(gw);
+    const swapped = { message: forged.message, signature: (await signedMessage(gw, { wallet: OTHER_WALLET })).signature };
+    expect((await (await call(gw, 'POST', '/api/v1/auth/siwe/verify', undefined, swapped)).json()).message).toMatch(/signature/);
+    const unknownNonce = await signedMessage(gw, { nonce: 'abcdefghijklmnop1234' });
+    expect((await call(gw, 'POST', '/api/v1/auth/siwe/verify', undefined, unknownNonce)).status).toBe(401);
+  });
+});
+
+describe('interactive flow: preview → approval → wallet re-authentication → one-time execution', () => {
+  it('executes an approved instruction once, fills from the book and moves balances', async () => {
+    const order = perpOrder('int-1');
+    const preview = await (await call(gw, 'POST', '/api/v1/execute/preview', session, order)).json();
+    expect(preview.gates.find((g: any) => g.gate === 'authority')).toMatchObject({ status: 'block', code: 'POLICY_DENIED' });
+    expect(preview.quote).toMatchObject({ marketId: 'BTC-PERP', side: 'buy', amount: '0.1' });
+    const approval = await approved(order);
+    expect(approval.instructionHash).toBe(preview.instructionHash);
+    const res = await call(gw, 'POST', '/api/v1/execute', session, { ...order, approvalId: approval.approvalId });
+    expect(res.status).toBe(200);
+    const execution = await res.json();
+    expect(execution).toMatchObject({ state: 'filled', approvalId: approval.approvalId, principalKind: 'wallet_session' });
+    expect(execution.history.map((h: any) => h.state)).toEqual(['accepted', 'submitted', 'filled']);
+    const after = await (await call(gw, 'GET', `/api/v1/execute/approvals/${approval.approvalId}`, session)).json();
+    expect(after).toMatchObject({ state: 'consumed', executionId: execution.executionId });
+    expect((await (await call(gw, 'GET', `/api/v1/execute/references/int-1`, session)).json()).executionId).toBe(execution.executionId);
+    expect((await (await call(gw, 'GET', `/api/v1/execute/executions/${execution.executionId}`, session)).json()).state).toBe('filled');
+  });
+
+  it('replays the same body with Idempotent-Replayed and never runs it twice', async () => {
+    const order = perpOrder('int-replay');
+    const approval = await approved(order);
+    const first = await (await call(gw, 'POST', '/api/v1/execute', session, { ...order, approvalId: approval.approvalId })).json();
+    const again = await call(gw, 'POST', '/api/v1/execute', session, { ...order, approvalId: approval.approvalId });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect((await again.json()).executionId).toBe(first.executionId);
+  });
+
+  it.each([
+    ['amount', { assetIn: { token: 'BTC', amount: '0.2' } }],
+    ['price', { metadata: { side: 'buy', type: 'limit', price: '1000' } }],
+    ['side', { metadata: { side: 'sell', type: 'market' } }],
+    ['protocol', { protocol: 'paper-equities', assetIn: { token: 'AAPL', amount: '1' } }],
+    ['referenceId', { referenceId: 'int-changed-other' }],
+  ])('a changed %s never matches the approval (POLICY_DENIED, nothing executed)', async (_field, change) => {
+    const order = perpOrder(`int-changed-${_field}`);
+    const approval = await approved(order);
+    const changed = { ...order, ...change };
+    await call(gw, 'POST', '/api/v1/execute/preview', session, changed);
+    const res = await call(gw, 'POST', '/api/v1/execute', session, { ...changed, approvalId: approval.approvalId });
+    expect(res.status).toBe(403);
+    const body = await res.json();
+    expect(body).toMatchObject({ code: 'POLICY_DENIED', details: { gate: 'authority', check: 'approval' } });
+    expect(body.message).not.toMatch(/authority|approval_|agent_session/);
+    expect((await call(gw, 'GET', `/api/v1/execute/references/${changed.referenceId}`, session)).status).toBe(404);
+  });
+
+  it('refuses a rejected, a consumed and an expired approval', async () => {
+    const rejected = perpOrder('int-rejected');
+    const r = await approved(rejected, 'reject');
+    const res = await call(gw, 'POST', '/api/v1/execute', session, { ...rejected, approvalId: r.approvalId });
+    expect(res.status).toBe(403);
+    expect((await res.json()).message).toMatch(/rejected/);
+
+    const order = perpOrder('int-expire');
+    const a = await approved(order);
+    gw.clock.advance(5 * 60_000 + 1);
+    await gw.app.services.ingest.pollAll();
+    await call(gw, 'POST', '/api/v1/execute/preview', session, order);
+    const expired = await call(gw, 'POST', '/api/v1/execute', session, { ...order, approvalId: a.approvalId });
+    expect(expired.status).toBe(403);
+    expect((await expired.json()).message).toMatch(/expired/);
+    expect((await (await call(gw, 'GET', `/api/v1/execute/approvals/${a.approvalId}`, session)).json()).state).toBe('expired');
+    session = await walletSession(gw);
+  });
+
+  it('decides only with a fresh signature of the account wallet naming this approval and hash', async () => {
+    const order = perpOrder('int-reauth');
+    await call(gw, 'POST', '/api/v1/execute/preview', session, order);
+    const approval = await (await call(gw, 'POST', '/api/v1/execute/approvals', session, order)).json();
+    const path = `/api/service/ai/approvals/${approval.approvalId}`;
+    const req = approval.approveRequest;
+
+    const stale = await signedMessage(gw, { statement: req.statement, resources: req.resources, issuedAt: new Date(gw.clock.now() - 3 * 60_000) });
+    expect(await (await call(gw, 'PATCH', path, session, { decision: 'approve', ...stale })).json()).toMatchObject({ code: 'POLICY_DENIED', details: { check: 'wallet_reauthentication' } });
+
+    const wrongHash = await signedMessage(gw, { statement: req.statement, resources: [req.resources[0], 'urn:gateway:instruction:00'] });
+    expect((await call(gw, 'PATCH', path, session, { decision: 'approve', ...wrongHash })).status).toBe(403);
+
+    const otherWallet = await signedMessage(gw, { wallet: OTHER_WALLET, statement: req.statement, resources: req.resources });
+    expect((await call(gw, 'PATCH', path, session, { decision: 'approve', ...otherWallet })).status).toBe(403);
+
+    const rejectStatement = await signedMessage(gw, { statement: approval.rejectRequest.statement, resources: req.resources });
+    expect((await call(gw, 'PATCH', path, session, { decision: 'approve', ...rejectStatement })).status).toBe(403);
+
+    const good = await signedMessage(gw, { statement: req.statement, resources: req.resources });
+    expect((await call(gw, 'PATCH', path, session, { decision: 'approve', ...good })).status).toBe(200);
+    // The same signed message again: its nonce is spent, and the approval is no longer pending.
+    const replayed = await call(gw, 'PATCH', path, session, { decision: 'approve', ...good });
+    expect(replayed.status).toBe(409);
+  });
+
+  it('needs a fresh preview of the same instruction to create an approval and to execute', async () => {
+    const order = perpOrder('int-nopreview');
+    const res = await call(gw, 'POST', '/api/v1/execute/approvals', session, order);
+    expect(res.status).toBe(409);
+    expect((await res.json()).code).toBe('QUOTE_STALE');
+    const a = await approved(order);
+    gw.clock.advance(61_000);
+    await gw.app.services.ingest.pollAll();
+    const stale = await call(gw, 'POST', '/api/v1/execute', session, { ...order, approvalId: a.approvalId });
+    expect(stale.status).toBe(409);
+    expect((await stale.json()).code).toBe('QUOTE_STALE');
+    expect((await call(gw, 'POST', '/api/v1/execute/preview', session, order)).status).toBe(200);
+    expect((await call(gw, 'POST', '/api/v1/execute', session, { ...order, approvalId: a.approvalId })).status).toBe(200);
+  });
+
+  it('writes every step to a verifiable hash chain the account can read', async () => {
+    const log = await (await call(gw, 'GET', '/api/v1/audit?limit=1000', session)).json();
+    expect(log.chainValid).toBe(true);
+    const types = new Set(log.entries.map((e: any) => e.type));
+    for (const t of ['preview', 'approval_created', 'approval_decided', 'execution', 'execution_refused']) expect(types).toContain(t);
+    for (let i = 1; i < log.entries.length; i++) expect(log.entries[i].prevHash).toBe(log.entries[i - 1].hash);
+  });
+});

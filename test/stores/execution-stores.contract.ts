@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { verifyAuditChain } from '../../src/execution/audit-chain.js';
+import type { AgentSession, Approval, Execution } from '../../src/execution/execution-types.js';
+import type { ExecutionStores } from '../../src/stores/open-stores.js';
+
+const NOW = 1_800_000_000_000;
+
+const approval = (id: string, over: Partial<Approval> = {}): Approval => ({
+  id,
+  accountId: 'acct',
+  wallet: '0x1111111111111111111111111111111111111111',
+  instructionHash: 'hash-1',
+  instruction: { referenceId: 'r' },
+  state: 'pending',
+  createdAt: NOW,
+  expiresAt: NOW + 60_000,
+  decidedAt: null,
+  consumedAt: null,
+  executionId: null,
+  ...over,
+});
+
+const execution = (id: string, referenceId: string): Execution => ({
+  id,
+  accountId: 'acct',
+  referenceId,
+  instructionHash: 'h',
+  protocol: 'paper-perps',
+  action: 'place_order',
+  state: 'accepted',
+  principal: { kind: 'api_key', id: 'k' },
+  approvalId: null,
+  agentSessionId: null,
+  fill: null,
+  reason: null,
+  createdAt: NOW,
+  updatedAt: NOW,
+  history: [{ state: 'accepted', at: NOW, reason: null }],
+});
+
+const session = (id: string): AgentSession => ({
+  id,
+  accountId: 'acct',
+  apiKeyId: 'k',
+  protocols: ['paper-perps'],
+  actions: ['place_order'],
+  assets: ['BTC'],
+  maxOrderNotional: '100',
+  maxPeriodNotional: '250.50',
+  periodSeconds: 3600,
+  startsAt: NOW,
+  expiresAt: NOW + 3_600_000,
+  revokedAt: null,
+  createdAt: NOW,
+});
+
+/** The behaviour every execution-store implementation must have, races included. */
+export function executionStoresContract(name: string, make: () => Promise<ExecutionStores>) {
+  describe(`execution stores contract: ${name}`, () => {
+    it('idempotency: one claim wins among concurrent claimers; holders see fingerprint and value; release needs the fingerprint', async () => {
+      const { idempotency } = await make();
+      const results = await Promise.all(Array.from({ length: 25 }, () => idempotency.claim('k1', 'fp', 60_000)));
+      expect(results.filter((r) => r.claimed)).toHaveLength(1);
+      expect(results.find((r) => !r.claimed)).toEqual({ claimed: false, fingerprint: 'fp', value: null });
+      await idempotency.complete('k1', 'fp', 'result', 60_000);
+      expect(await idempotency.claim('k1', 'other', 60_000)).toEqual({ claimed: false, fingerprint: 'fp', value: 'result' });
+      expect(await idempotency.get('k1')).toEqual({ fingerprint: 'fp', value: 'result' });
+      await idempotency.release('k1', 'other');
+      expect(await idempotency.get('k1')).toBeDefined();
+      await idempotency.release('k1', 'fp');
+      expect(await idempotency.get('k1')).toBeUndefined();
+    });
+
+    it('approvals: decided once while pending, consumed exactly once and only for the same hash', async () => {
+      const { approvals } = await make();
+      await approvals.create(approval('a1'));
+      expect(await approvals.consume('a1', 'hash-1', 'e0', NOW)).toBe('not_approved');
+      const decided = await Promise.all([approvals.decide('a1', 'approved', NOW), approvals.decide('a1', 'rejected', NOW)]);
+      expect(decided.filter(Boolean)).toHaveLength(1);
+      const state = (await approvals.get('a1'))!.state;
+      if (state !== 'approved') return; // the rejection won the race; consumption is covered below
+      expect(await approvals.consume('a1', 'hash-2', 'e0', NOW)).toBe('hash_mismatch');
+      expect(await approvals.consume('a1', 'hash-1', 'e0', NOW + 60_000)).toBe('expired');
+      const outcomes = await Promise.all(Array.from({ length: 25 }, (_, i) => approvals.consume('a1', 'hash-1', `e${i}`, NOW)));
+      expect(outcomes.filter((o) => o === 'consumed')).toHaveLength(1);
+      expect((await approvals.get('a1'))!).toMatchObject({ state: 'consumed', consumedAt: NOW });
+      expect(await approvals.consume('missing', 'hash-1', 'e', NOW)).toBe('not_found');
+    });
+
+    it('approvals: an expired pending approval cannot be decided', async () => {
+      const { approvals } = await make();
+      await approvals.create(approval('a2', { expiresAt: NOW }));
+      expect(await approvals.decide('a2', 'approved', NOW)).toBeUndefined();
+    });
+
+    it('executions: stored, updated and found by account and referenceId', async () => {
+      const { executions } = await make();
+      const e = execution('e1', 'ref-1');
+      await executions.create(e);
+      await executions.update({ ...e, state: 'filled' });
+      expect((await executions.get('e1'))!.state).toBe('filled');
+      expect((await executions.findByReference('acct', 'ref-1'))!.id).toBe('e1');
+      expect(await executions.findByReference('other', 'ref-1')).toBeUndefined();
+    });
+
+    it('agent sessions: listed per account; period spend is capped atomically', async () => {
+      const { agentSessions } = await make();
+      await agentSessions.put(session('s1'));
+      await agentSessions.put({ ...session('s2'), accountId: 'other' });
+      expect((await agentSessions.list('acct')).map((s) => s.id)).toEqual(['s1']);
+      await agentSessions.put({ ...session('s1'), revokedAt: NOW });
+      expect((await agentSessions.get('s1'))!.revokedAt).toBe(NOW);
+      const spends = await Promise.all(Array.from({ length: 10 }, () => agentSessions.addSpend('s1', NOW, '100.25', '250.50', 60_000)));
+      expect(spends.filter((s) => s.ok)).toHaveLength(2);
+      expect(await agentSessions.addSpend('s1', NOW, '50.01', '250.50', 60_000)).toEqual({ ok: false, spent: '200.5' });
+      expect(await agentSessions.addSpend('s1', NOW, '50', '250.50', 60_000)).toEqual({ ok: true, spent: '250.5' });
+      expect((await agentSessions.addSpend('s1', NOW + 3_600_000, '100', '250.50', 60_000)).ok).toBe(true);
+    });
+
+    it('wallet sessions: a nonce works once across concurrent consumers; sessions revoke per account', async () => {
+      const { walletSessions } = await make();
+      await walletSessions.putNonce('n1', 60_000);
+      const consumed = await Promise.all(Array.from({ length: 10 }, () => walletSessions.consumeNonce('n1')));
+      expect(consumed.filter(Boolean)).toHaveLength(1);
+      expect(await walletSessions.consumeNonce('never-issued')).toBe(false);
+      const s = { accountId: 'acct', wallet: '0x1', createdAt: NOW, expiresAt: NOW + 60_000 };
+      await walletSessions.putSession('h1', s, 60_000);
+      expect(await walletSessions.getSession('h1')).toEqual(s);
+      await walletSessions.revokeSessions('acct');
+      expect(await walletSessions.getSession('h1')).toBeUndefined();
+    });
+
+    it('ledger: seeds once, applies all-or-nothing with exact decimals, names the short token', async () => {
+      const { ledger } = await make();
+      await ledger.seed('acct', { USDC: '1000.5', WETH: '0.000000015' });
+      await ledger.seed('acct', { USDC: '1' });
+      expect(await ledger.balances('acct')).toEqual({ USDC: '1000.5', WETH: '0.00000001' });
+      expect(await ledger.apply('acct', { USDC: '-0.1', 'position:BTC-PERP': '-2' }, ['position:BTC-PERP'])).toEqual({ ok: true });
+      const short = await ledger.apply('acct', { WETH: '5', USDC: '-2000' }, []);
+      expect(short).toEqual({ ok: false, token: 'USDC', available: '1000.4', required: '2000' });
+      expect(await ledger.balances('acct')).toEqual({ USDC: '1000.4', WETH: '0.00000001', 'position:BTC-PERP': '-2' });
+      const racing = await Promise.all(Array.from({ length: 20 }, () => ledger.apply('acct', { USDC: '-100' }, [])));
+      expect(racing.filter((r) => r.ok)).toHaveLength(10);
+      expect((await ledger.balances('acct'))!.USDC).toBe('0.4');
+      expect(await ledger.balances('nobody')).toBeUndefined();
+    });
+
+    it('audit: an append-only hash chain, concurrent appends included', async () => {
+      const { audit } = await make();
+      await Promise.all(Array.from({ length: 20 }, (_, i) => audit.append('acct', { at: new Date(NOW).toISOString(), type: 'preview', referenceId: `r${i}`, details: { i } })));
+      await audit.append('other', { at: new Date(NOW).toISOString(), type: 'x', referenceId: null, details: {} });
+      const entries = await audit.list('acct', 100);
+      expect(entries.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect(verifyAuditChain(entries)).toEqual({ valid: true, brokenAt: null });
+      expect((await audit.list('acct', 5)).map((e) => e.seq)).toEqual([16, 17, 18, 19, 20]);
+      const tampered = entries.map((e, i) => (i === 7 ? { ...e, details: { i: 'changed' } } : e));
+      expect(verifyAuditChain(tampered)).toEqual({ valid: false, brokenAt: 8 });
+    });
+  });
+}
