@@ -165,3 +165,45 @@ describe('interactive flow: preview → approval → wallet re-authentication �
     for (let i = 1; i < log.entries.length; i++) expect(log.entries[i].prevHash).toBe(log.entries[i - 1].hash);
   });
 });
+
+describe('approvalUpdated and executionUpdated over graphql-ws', () => {
+  it("follow the caller's approval and execution through their states, and nobody else's", async () => {
+    const { createClient } = await import('graphql-ws');
+    const { default: WebSocket } = await import('ws');
+    const client = createClient({ url: gw.baseUrl.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { authorization: `Bearer ${session}` } });
+    const collect = (query: string, count: number) =>
+      new Promise<any[]>((resolve, reject) => {
+        const seen: any[] = [];
+        const timer = setTimeout(() => reject(new Error(`only ${seen.length} events`)), 5_000);
+        const stop = client.subscribe({ query }, {
+          next: (v) => {
+            if (v.errors) return reject(new Error(JSON.stringify(v.errors)));
+            seen.push(v.data);
+            if (seen.length === count) (clearTimeout(timer), stop(), resolve(seen));
+          },
+          error: reject,
+          complete: () => undefined,
+        });
+      });
+    try {
+      const approvals = collect('subscription { approvalUpdated { approvalId state } }', 2);
+      const executions = collect('subscription { executionUpdated { referenceId state } }', 2);
+      await new Promise((r) => setTimeout(r, 100));
+      const order = perpOrder('int-subscribed');
+      await approved(order);
+      await call(gw, 'POST', '/api/v1/execute', session, { ...order, approvalId: (await approvals)[0].approvalUpdated.approvalId });
+      expect((await approvals).map((e) => e.approvalUpdated.state)).toEqual(['pending', 'approved']);
+      expect((await executions).map((e) => [e.executionUpdated.referenceId, e.executionUpdated.state])).toEqual([
+        ['int-subscribed', 'submitted'],
+        ['int-subscribed', 'filled'],
+      ]);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('refuses an anonymous subscription', async () => {
+    const body = await (await call(gw, 'POST', '/graphql', undefined, { query: 'subscription { executionUpdated { state } }' })).text();
+    expect(body).toMatch(/unauthenticated/);
+  });
+});

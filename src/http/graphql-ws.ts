@@ -23,7 +23,7 @@ export function attachGraphqlWs(server: Server, yoga: YogaServerInstance<object,
         const fromParams = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
         const header = typeof fromParams === 'string' ? fromParams : ctx.extra.request.headers.authorization;
         const auth = new RequestAuth(authenticator, header);
-        if (header !== undefined && (await auth.resolve()).kind !== 'key') return false;
+        if (header !== undefined && (await auth.resolve()).kind === 'anonymous') return false;
         auths.set(ctx.extra, auth);
         return true;
       },
