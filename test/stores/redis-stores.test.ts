@@ -1,9 +1,7 @@
-import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createGatewayEvents, type GatewayEventMap } from '../../src/events/gateway-events.js';
 import { createRedisEventTarget } from '../../src/events/redis-event-target.js';
 import { RedisIngestionLease } from '../../src/ingest/ingestion-lease.js';
-import { FlexibleRateLimiter } from '../../src/rate-limit/rate-limiter.js';
 import { RedisCandleStore } from '../../src/stores/redis/redis-candle-store.js';
 import type { RedisConnection } from '../../src/stores/redis/redis-connection.js';
 import { RedisFundingStore } from '../../src/stores/redis/redis-funding-store.js';
@@ -17,6 +15,7 @@ import { rateLimiterContract } from './rate-limiter.contract.js';
 import { snapshot, snapshotCacheContract } from './snapshot-cache.contract.js';
 import { executionStoresContract } from './execution-stores.contract.js';
 import { redisExecutionStores } from '../../src/stores/redis/redis-execution-stores.js';
+import { redisRateLimiter } from '../../src/stores/redis/open-redis-stores.js';
 
 const available = await redisForSuites();
 const connections = new RedisTestConnections();
@@ -25,20 +24,6 @@ afterAll(() => connections.cleanup());
 /** Each store gets a prefix of its own, so every contract test starts from an empty Redis. */
 const fresh = () => connections.open(uniquePrefix('stores'));
 
-function redisLimiter(redis: RedisConnection) {
-  return new FlexibleRateLimiter(
-    (p) =>
-      new RateLimiterRedis({
-        storeClient: redis.client,
-        useRedisPackage: true,
-        rejectIfRedisNotReady: true,
-        keyPrefix: redis.key('rate', p.name),
-        points: p.points,
-        duration: p.windowSeconds,
-        insuranceLimiter: new RateLimiterMemory({ points: p.points, duration: p.windowSeconds }),
-      }),
-  );
-}
 
 async function listeningCache(redis: RedisConnection) {
   const cache = new RedisSnapshotCache(redis);
@@ -59,7 +44,7 @@ describe.skipIf(!available)('Redis stores', () => {
   snapshotCacheContract('redis', async () => listeningCache(await fresh()));
   fundingStoreContract('redis', async (retention) => new RedisFundingStore(await fresh(), retention));
   identityStoreContract('redis', async () => new RedisIdentityStore(await fresh()));
-  rateLimiterContract('redis', async () => redisLimiter(await fresh()));
+  rateLimiterContract('redis', async () => redisRateLimiter(await fresh()));
   executionStoresContract('redis', async () => redisExecutionStores(await fresh()));
 
   describe('shared between replicas (two connections, one prefix)', () => {
@@ -115,7 +100,7 @@ describe.skipIf(!available)('Redis stores', () => {
     it('rate limits count across replicas', async () => {
       const [a, b] = await pair('rate');
       const policy = { name: 'shared', points: 4, windowSeconds: 60 };
-      const [onA, onB] = [redisLimiter(a), redisLimiter(b)];
+      const [onA, onB] = [redisRateLimiter(a), redisRateLimiter(b)];
       for (const limiter of [onA, onB, onA, onB]) expect((await limiter.consume(policy, 'ip')).allowed).toBe(true);
       expect((await onA.consume(policy, 'ip')).allowed).toBe(false);
       expect((await onB.consume(policy, 'ip')).allowed).toBe(false);

@@ -30,19 +30,7 @@ export function openRedisStores(
     candles: new RedisCandleStore(redis),
     funding: new RedisFundingStore(redis),
     identities: new RedisIdentityStore(redis),
-    // Counters shared by every replica; while Redis is unreachable each replica counts alone.
-    rateLimiter: new FlexibleRateLimiter(
-      (p) =>
-        new RateLimiterRedis({
-          storeClient: redis.client,
-          useRedisPackage: true,
-          rejectIfRedisNotReady: true,
-          keyPrefix: redis.key('rate', p.name),
-          points: p.points,
-          duration: p.windowSeconds,
-          insuranceLimiter: new RateLimiterMemory({ points: p.points, duration: p.windowSeconds, keyPrefix: p.name }),
-        }),
-    ),
+    rateLimiter: redisRateLimiter(redis),
     events: createGatewayEvents(createRedisEventTarget<GatewayEventMap>(redis, logger)),
     execution: executionStores(redis),
     controlsChannel: new RedisControlsChannel(redis),
@@ -55,4 +43,20 @@ export function openRedisStores(
     },
     close: () => redis.close(),
   };
+}
+
+/** Counters shared by every replica; while Redis is unreachable each replica counts alone. */
+export function redisRateLimiter(redis: RedisConnection): FlexibleRateLimiter {
+  return new FlexibleRateLimiter(
+    (p) =>
+      new RateLimiterRedis({
+        storeClient: redis.client,
+        useRedisPackage: true,
+        rejectIfRedisNotReady: true,
+        keyPrefix: redis.key('rate', p.name),
+        points: p.points,
+        duration: p.windowSeconds,
+        insuranceLimiter: new RateLimiterMemory({ points: p.points, duration: p.windowSeconds, keyPrefix: p.name }),
+      }),
+  );
 }
