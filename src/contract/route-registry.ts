@@ -471,8 +471,6 @@ export const EXECUTION_ROUTES: readonly RouteSpec[] = [
 /** Every route of the contract, once. */
 export const ROUTES: readonly RouteSpec[] = [...PUBLIC_ROUTES, ...AUTHENTICATED_ROUTES, ...EXECUTION_ROUTES];
 
-export const PUBLIC_PREFIX = '/api/v1/public/';
-
 /** `/api/v1/public/markets/{asset}` → `/v1/public/markets/:asset` under Sofa's `/api` base path. */
 export function sofaPath(route: RouteSpec): string {
   return route.path.replace(/^\/api/, '').replace(/\{(\w+)\}/g, ':$1');

@@ -66,9 +66,3 @@ export function gateError(v: GateVerdict, extra: Record<string, unknown> = {}): 
     nextAction: NEXT_ACTION[code],
   });
 }
-
-/** The first blocking verdict of a list, as an error to throw. */
-export function firstBlock(verdicts: readonly GateVerdict[]): GatewayError | undefined {
-  const v = verdicts.find((x) => x.status === 'block');
-  return v && gateError(v);
-}
