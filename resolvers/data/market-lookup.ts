@@ -5,9 +5,7 @@ import type { GatewayContext } from '../../schema/context.js';
 
 /** A market of one kind by id or asset symbol, or a 404 error response naming what was asked. */
 export function marketOfKind(ctx: GatewayContext, asset: string, kind: MarketKind): MarketDefinition {
-  const { directory } = ctx.services.reader;
-  const key = asset.trim().toUpperCase();
-  const market = directory.markets.find((m) => m.kind === kind && (m.id.toUpperCase() === key || m.asset.toUpperCase() === key));
+  const market = ctx.services.reader.directory.resolveOfKind(asset, kind);
   if (!market) {
     throw new GatewayError(404, 'market_not_found', `No ${kind.replace('_', ' ')} market for '${asset}'.`, {
       retryable: false,

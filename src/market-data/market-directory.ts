@@ -1,5 +1,11 @@
 import type { MarketDefinition } from '../domain/market.js';
 
+/** A market of `markets` by id, else by asset symbol; case-insensitive. */
+export function findMarket(markets: readonly MarketDefinition[], assetOrId: string): MarketDefinition | undefined {
+  const key = assetOrId.trim().toUpperCase();
+  return markets.find((m) => m.id.toUpperCase() === key) ?? markets.find((m) => m.asset.toUpperCase() === key);
+}
+
 /** The listed markets, and how a `{asset}` path parameter finds one. */
 export class MarketDirectory {
   private readonly byId = new Map<string, MarketDefinition>();
@@ -17,6 +23,11 @@ export class MarketDirectory {
   resolve(assetOrId: string): MarketDefinition | undefined {
     const key = assetOrId.trim().toUpperCase();
     return this.byId.get(key) ?? this.byAsset.get(key);
+  }
+
+  /** Like `resolve`, among the markets of one kind (BTC as a perpetual, USDC as a lending pool). */
+  resolveOfKind(assetOrId: string, kind: MarketDefinition['kind']): MarketDefinition | undefined {
+    return findMarket(this.markets.filter((m) => m.kind === kind), assetOrId);
   }
 
   ofSource(sourceId: string): MarketDefinition[] {

@@ -1,5 +1,6 @@
 import { Decimal } from '../../domain/decimal.js';
 import type { MarketDefinition } from '../../domain/market.js';
+import { findMarket } from '../../market-data/market-directory.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { invalidField, type ExecutionInstruction } from '../instruction.js';
 import type { ExecutionVenue, Quote, VenueContext, VenueFill } from './execution-venue.js';
@@ -21,8 +22,7 @@ export class LendingVenue implements ExecutionVenue {
   ) {}
 
   marketFor(i: ExecutionInstruction): MarketDefinition {
-    const key = i.assetIn.token.toUpperCase();
-    const market = this.markets.find((m) => m.id.toUpperCase() === key || m.asset.toUpperCase() === key);
+    const market = findMarket(this.markets, i.assetIn.token);
     if (!market) throw invalidField('assetIn.token', `has no lending market on ${this.protocolId} (${this.markets.map((m) => m.asset).join(', ')})`);
     return market;
   }

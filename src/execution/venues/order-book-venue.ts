@@ -1,5 +1,6 @@
 import { Decimal } from '../../domain/decimal.js';
 import type { MarketDefinition } from '../../domain/market.js';
+import { findMarket } from '../../market-data/market-directory.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { isSessionOpen } from '../../venues/equity-session.js';
 import { invalidField, type ExecutionInstruction } from '../instruction.js';
@@ -30,8 +31,7 @@ export class OrderBookVenue implements ExecutionVenue {
   }
 
   marketFor(i: ExecutionInstruction): MarketDefinition {
-    const key = i.assetIn.token.toUpperCase();
-    const market = this.options.markets.find((m) => m.id.toUpperCase() === key || m.asset.toUpperCase() === key);
+    const market = findMarket(this.options.markets, i.assetIn.token);
     if (!market) throw invalidField('assetIn.token', `is not traded on ${this.protocolId} (${this.options.markets.map((m) => m.asset).join(', ')})`);
     return market;
   }
