@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
+import type { MarketDefinition } from '../domain/market.js';
 import type { SourceHealth } from '../domain/source-health.js';
 import type { GatewayEvents } from '../events/gateway-events.js';
 import type { MarketReader } from '../market-data/market-reader.js';
@@ -125,25 +126,20 @@ export class IngestLoop {
     if (previous && previous.status !== health.status) {
       logger.info({ source: source.id, from: previous.status, to: health.status }, 'source status changed');
     }
-    await this.publishFreshnessChanges(source.markets().map((m) => m.id));
+    await this.publishFreshnessChanges(source.markets());
   }
 
   /**
    * Publishes `freshness:changed` for markets whose freshness moved: a new snapshot, a source
    * status change, or a stale flip caused only by time passing (hence the periodic check).
    */
-  async publishFreshnessChanges(marketIds?: readonly string[]): Promise<void> {
+  async publishFreshnessChanges(markets: readonly MarketDefinition[] = this.deps.reader.directory.markets): Promise<void> {
     const { reader, events, clock } = this.deps;
-    const now = clock.now();
-    const markets = marketIds
-      ? marketIds.map((id) => reader.directory.resolve(id)).filter((m) => m !== undefined)
-      : reader.directory.markets;
-    for (const m of markets) {
-      const current = await reader.freshness(m, now);
+    for (const current of await reader.freshnessOf(markets, clock.now())) {
       const f = current.freshness;
       const key = `${f.asOf}|${f.stale}|${f.staleReason}|${f.sourceStatus}`;
-      if (this.published.get(m.id) === key) continue;
-      this.published.set(m.id, key);
+      if (this.published.get(current.marketId) === key) continue;
+      this.published.set(current.marketId, key);
       events.publish('freshness:changed', current);
     }
   }

@@ -1,4 +1,4 @@
-import { freshnessOf, MAX_AGE_MS, missingFreshness, type Freshness } from '../domain/freshness.js';
+import { freshnessOf, MAX_AGE_MS, missingFreshness } from '../domain/freshness.js';
 import type { MarketDefinition } from '../domain/market.js';
 import type { SourceHealth, SourceStatus } from '../domain/source-health.js';
 import type { Clock } from '../domain/clock.js';
@@ -41,10 +41,19 @@ export class MarketReader {
     return (await this.views([m], now)).views[0];
   }
 
+  /** Current freshness of several markets in one read, also of those without a snapshot yet. */
+  async freshnessOf(markets: readonly MarketDefinition[], now = this.clock.now()): Promise<MarketFreshness[]> {
+    const [{ views }, health] = await Promise.all([this.views(markets, now), this.healthBySource()]);
+    const byId = new Map(views.map((v) => [v.id, v.freshness]));
+    return markets.map((m) => ({
+      marketId: m.id,
+      asset: m.asset,
+      freshness: byId.get(m.id) ?? missingFreshness('no_snapshot', health.get(m.sourceId)?.status ?? 'unknown', now),
+    }));
+  }
+
   /** Current freshness of one market, also when it has no snapshot yet. */
   async freshness(m: MarketDefinition, now = this.clock.now()): Promise<MarketFreshness> {
-    const view = await this.view(m, now);
-    const freshness: Freshness = view?.freshness ?? missingFreshness('no_snapshot', await this.sourceStatus(m.sourceId), now);
-    return { marketId: m.id, asset: m.asset, freshness };
+    return (await this.freshnessOf([m], now))[0]!;
   }
 }
