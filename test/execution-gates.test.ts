@@ -88,6 +88,22 @@ describe('each gate code through a real path, with the DESIGN status and nothing
     await gw.app.services.ingest.pollAll();
   });
 
+  it('VENUE_UNHEALTHY (503) when the data behind the quote is stale, even with a healthy venue: stale data is no execution signal', async () => {
+    const order = perpOrder(next());
+    gw.clock.advance(5_001); // the order book's 5 s max age passes without a new snapshot
+    const preview = await (await call(gw, 'POST', '/api/v1/execute/preview', keys.full, order)).json();
+    expect(preview.gates[2]).toMatchObject({ gate: 'venue', status: 'block', code: 'VENUE_UNHEALTHY' });
+    const stale = await call(gw, 'POST', '/api/v1/execute', keys.full, order);
+    expect([stale.status, (await stale.json()).details.check]).toEqual([503, 'market_data_stale']);
+    await gw.app.services.ingest.pollAll();
+    await call(gw, 'POST', '/api/v1/execute/preview', keys.full, perpOrder(next()));
+    gw.clock.advance(55_000); // the market snapshot itself passes 60 s
+    const old = await submit(perpOrder(next()), false);
+    expect([old.status, old.body.details.check]).toEqual([503, 'market_data_stale']);
+    await gw.app.services.ingest.pollAll();
+    expect((await submit(perpOrder(next()))).status).toBe(200);
+  });
+
   it('POLICY_UNAVAILABLE (503) when the policy store cannot be read: fail closed, nothing executed', async () => {
     const order = perpOrder(next());
     await call(gw, 'POST', '/api/v1/execute/preview', keys.full, order);

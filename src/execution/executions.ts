@@ -85,7 +85,7 @@ export class Executions {
     await deps.ledger.seed(account.id, account.balances);
     const balances = (await deps.ledger.balances(account.id)) ?? {};
     const priced = await quoteOrBlock(target.venue, instruction, { reader: deps.reader, cache: deps.cache, now, balances });
-    const venue = priced.verdict ?? (await checkVenue(deps, target.protocol, priced.quote));
+    const venue = priced.verdict ?? (await checkVenue(deps, target.protocol, priced.quote, now));
     if (venue.status === 'block' || !priced.quote) await refuse(venue);
     const quote = priced.quote!;
     const authority = await checkAuthority(deps, principal, account, instruction, hash, quote, approvalId ?? undefined, now);

@@ -9,6 +9,7 @@ import { block, pass, type GateVerdict } from './gates.js';
 import { invalidField, type ExecutionInstruction } from './instruction.js';
 import type { StoredPreview } from './previews.js';
 import type { ExecutionVenue, Quote } from './venues/execution-venue.js';
+import { orderBookView } from '../market-data/order-book-view.js';
 
 /** The protocol, action and venue an instruction names; unknown or hidden ones are a 400 alike. */
 export function resolveTarget(deps: ExecutionDeps, i: ExecutionInstruction): { protocol: ProtocolDefinition; action: ActionDefinition; venue: ExecutionVenue } {
@@ -34,8 +35,11 @@ export function checkCertification(protocol: ProtocolDefinition, action: ActionD
   return pass('certification');
 }
 
-/** Venue health from the data plane, the kill switch, the venue's circuit breaker, market hours. */
-export async function checkVenue(deps: ExecutionDeps, protocol: ProtocolDefinition, quote: Quote | undefined): Promise<GateVerdict> {
+/**
+ * Venue health from the data plane, the kill switch, the venue's circuit breaker, market hours,
+ * and the freshness of the data the quote rests on: stale data is never an execution signal (spec).
+ */
+export async function checkVenue(deps: ExecutionDeps, protocol: ProtocolDefinition, quote: Quote | undefined, now: number): Promise<GateVerdict> {
   const kill = deps.controls.killSwitchState();
   if (kill.engaged) return block('venue', 'VENUE_UNHEALTHY', 'kill_switch', `Execution is halted: ${kill.reason ?? 'operator decision'}.`);
   const breaker = deps.controls.breakerReason(protocol.sourceId);
@@ -43,6 +47,15 @@ export async function checkVenue(deps: ExecutionDeps, protocol: ProtocolDefiniti
   const status = await deps.reader.sourceStatus(protocol.sourceId);
   if (status !== 'healthy') return block('venue', 'VENUE_UNHEALTHY', 'venue_health', `The venue is ${status}.`);
   if (quote && !quote.tradable.ok) return block('venue', 'VENUE_UNHEALTHY', 'market_hours', quote.tradable.reason);
+  const market = quote && deps.reader.directory.resolve(quote.marketId);
+  if (market) {
+    const { freshness } = await deps.reader.freshness(market, now);
+    if (freshness.stale) return block('venue', 'VENUE_UNHEALTHY', 'market_data_stale', `Market data for ${market.id} is stale (${freshness.freshnessMs} ms old); it is not an execution signal.`);
+    const book = market.hasOrderBook ? await deps.cache.getOrderBook(market.id) : undefined;
+    if (book && orderBookView(market, book, status, now).freshness.stale) {
+      return block('venue', 'VENUE_UNHEALTHY', 'market_data_stale', `The order book of ${market.id} is stale; it is not an execution signal.`);
+    }
+  }
   return pass('venue');
 }
 

@@ -73,7 +73,7 @@ export class Previews {
       const gates: GateVerdict[] = [
         checkFeatureFlag(deps, target.protocol),
         certification,
-        priced.verdict ?? (await checkVenue(deps, target.protocol, priced.quote)),
+        priced.verdict ?? (await checkVenue(deps, target.protocol, priced.quote, now)),
         authority.verdict,
         priced.quote ? pass('quote', `fresh until ${new Date(now + PREVIEW_TTL_MS).toISOString()}`) : notEvaluated('quote', 'No quote.'),
         priced.quote ? await checkBalance(deps, account, priced.quote) : unpriced('balance'),
