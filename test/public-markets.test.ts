@@ -95,6 +95,20 @@ describe('GET /api/v1/public/markets/{asset}', () => {
   });
 });
 
+describe('cache-first', () => {
+  it('answers every public route from the snapshot cache: no request reaches a venue', async () => {
+    const reads = gw.app.services.sources.map((s) => {
+      const original = s.read.bind(s);
+      let count = 0;
+      s.read = async (now) => (count++, original(now));
+      return () => count;
+    });
+    const paths = ['markets', 'markets/BTC', 'markets/ETH/history?resolution=1h', 'markets/AAPL/orderbook', 'protocols/paper-swap', 'status', 'data/markets.json', 'data/protocols.json'];
+    for (const p of paths) expect((await gw.get(`/api/v1/public/${p}`)).status).toBe(200);
+    expect(reads.map((count) => count())).toEqual([0, 0, 0, 0]);
+  });
+});
+
 describe('GET /api/v1/public/data/markets.json', () => {
   it('mirrors the markets list and answers If-None-Match with 304', async () => {
     const res = await gw.get('/api/v1/public/data/markets.json');
