@@ -1,5 +1,5 @@
 import { Decimal } from '../../src/domain/decimal.js';
-import { combineFreshness, missingFreshness, type Freshness } from '../../src/domain/freshness.js';
+import { combineFreshness, freshnessOf, MAX_AGE_MS } from '../../src/domain/freshness.js';
 import type { GatewayContext } from '../../schema/context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
 
@@ -33,23 +33,25 @@ export async function portfolioEnvelope(ctx: GatewayContext): Promise<PublicEnve
   const { ledger } = ctx.services.executionStores;
   await ledger.seed(account.id, account.balances);
   const ledgerBalances = (await ledger.balances(account.id)) ?? account.balances;
-  const freshnessParts: Freshness[] = [];
+  // One read for every priced token; positions and pool entries (`kind:token`) stay unpriced.
+  const tokens = Object.keys(ledgerBalances);
+  const marketOf = new Map(tokens.filter((t) => !DOLLARS.has(t.toUpperCase()) && !t.includes(':')).flatMap((t) => {
+    const m = reader.directory.resolve(t);
+    return m ? [[t, m] as const] : [];
+  }));
+  const { views } = await reader.views([...new Set(marketOf.values())], now);
+  const viewOf = new Map(views.filter((v) => DOLLARS.has(v.quote)).map((v) => [v.id, v]));
   let total = new Decimal(0);
-  const balances: PortfolioBalance[] = [];
-  for (const [token, amount] of Object.entries(ledgerBalances)) {
-    let price: Decimal | null = DOLLARS.has(token.toUpperCase()) ? new Decimal(1) : null;
-    if (!price && !token.includes(':')) {
-      const market = reader.directory.resolve(token);
-      const view = market && (await reader.view(market, now));
-      if (view && DOLLARS.has(view.quote)) {
-        price = new Decimal(view.price);
-        freshnessParts.push(view.freshness);
-      }
-    }
+  const balances: PortfolioBalance[] = tokens.map((token) => {
+    const amount = ledgerBalances[token]!;
+    const view = viewOf.get(marketOf.get(token)?.id ?? '');
+    const price = DOLLARS.has(token.toUpperCase()) ? new Decimal(1) : view ? new Decimal(view.price) : null;
     const value = price?.mul(amount) ?? null;
     if (value) total = total.plus(value);
-    balances.push({ token, amount, priceUsd: price?.toString() ?? null, valueUsd: value?.toFixed(2) ?? null });
-  }
-  const freshness = combineFreshness(freshnessParts, { ...missingFreshness('no_snapshot', 'healthy', now), stale: false, staleReason: null });
+    return { token, amount, priceUsd: price?.toString() ?? null, valueUsd: value?.toFixed(2) ?? null };
+  });
+  const used = [...new Set([...marketOf.values()].map((m) => viewOf.get(m.id)).filter((v) => v !== undefined))];
+  // With nothing to price (dollars only) the answer is as fresh as the ledger: now.
+  const freshness = combineFreshness(used.map((v) => v.freshness), freshnessOf(now, 'healthy', MAX_AGE_MS.default, now));
   return publicEnvelope(ctx, { accountId: account.id, wallet: account.wallet, balances, totalValueUsd: total.toFixed(2) }, freshness, now);
 }
