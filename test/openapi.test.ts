@@ -20,6 +20,7 @@ describe('GET /api/v1/public/openapi.public.json', () => {
     expect(validator.version).toBe('3.1');
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.0.0');
+    expect(doc.info['x-contract-schema-version']).toBe('service.api-contracts.v1');
   });
 
   it('has exactly the nine public paths, each a GET with security []', () => {
