@@ -132,6 +132,25 @@ describe('GraphQL parity over graphql-ws', () => {
     expect(unscoped.errors[0].extensions.code).toBe('insufficient_scope');
   });
 
+  it('checks the credential again for every operation: a key revoked while its socket is open stops working', async () => {
+    const { createClient: create } = await import('graphql-ws');
+    const { sha256Hex } = await import('../src/auth/api-key-secret.js');
+    const { issueApiKey } = await import('../src/auth/key-issuer.js');
+    const { secret, record } = await issueApiKey(gw.app.services.identities, 'acct-1', ['data:read'], 'socket', new Date().toISOString());
+    expect(record.sha256).toBe(sha256Hex(secret));
+    // lazy: false keeps the one socket open across both operations.
+    const client = create({ url: url(), webSocketImpl: WebSocket, retryAttempts: 0, lazy: false, connectionParams: { authorization: `Bearer ${secret}` } });
+    const once = () =>
+      new Promise<any>((resolve, reject) => client.subscribe({ query: GRAPHQL_CALL['Query.perpPrice']! }, { next: resolve, error: reject, complete: () => undefined }));
+    try {
+      expect((await once()).data.perpPrice.data.price).toMatch(/^\d/);
+      await gw.app.services.identities.revokeKey(record.id, new Date().toISOString());
+      expect((await once()).errors[0].extensions.code).toBe('unauthenticated');
+    } finally {
+      await client.dispose();
+    }
+  });
+
   it('closes a socket that presents an invalid key at connection', async () => {
     await expect(run(`Bearer ${keys.revoked}`, '{ status { freshness { stale } } }')).rejects.toMatchObject({ code: 4403 });
   });

@@ -9,11 +9,13 @@ type Enveloped = ReturnType<YogaServerInstance<object, object>['getEnveloped']>;
 
 /**
  * graphql-ws on the GraphQL endpoint, executing through Yoga's envelop (same schema, context,
- * scopes). The socket is authenticated once at connection, from `connectionParams.authorization`
- * or the upgrade request's header; a key that is sent but invalid closes the connection.
+ * scopes). The credential comes from `connectionParams.authorization` or the upgrade request's
+ * header: one that is sent but invalid closes the connection, and every operation re-checks it.
  */
 export function attachGraphqlWs(server: Server, yoga: YogaServerInstance<object, object>, authenticator: Authenticator): { close(): Promise<void> } {
-  const auths = new WeakMap<object, RequestAuth>();
+  // The credential is kept per connection and checked again for every operation, so a revoked key
+  // or an expired wallet session stops working on an open socket too.
+  const headers = new WeakMap<object, string | undefined>();
   const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
   const disposable = useServer(
     {
@@ -22,13 +24,12 @@ export function attachGraphqlWs(server: Server, yoga: YogaServerInstance<object,
       onConnect: async (ctx) => {
         const fromParams = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
         const header = typeof fromParams === 'string' ? fromParams : ctx.extra.request.headers.authorization;
-        const auth = new RequestAuth(authenticator, header);
-        if (header !== undefined && (await auth.resolve()).kind === 'anonymous') return false;
-        auths.set(ctx.extra, auth);
+        if (header !== undefined && (await new RequestAuth(authenticator, header).resolve()).kind === 'anonymous') return false;
+        headers.set(ctx.extra, header);
         return true;
       },
       onSubscribe: async (ctx, _id, payload) => {
-        const auth = auths.get(ctx.extra);
+        const auth = new RequestAuth(authenticator, headers.get(ctx.extra));
         const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, socket: ctx.extra.socket, params: payload, auth });
         const args: ExecutionArgs = {
           schema: enveloped.schema,
