@@ -65,7 +65,7 @@ export class WalletSessions {
       throw refused('The message is for another domain, expired or not yet valid.', { domain: fields.domain });
     }
     const issuedAt = fields.issuedAt.getTime();
-    if (issuedAt > now + CLOCK_SKEW_MS || now - issuedAt > maxAgeMs) throw refused(`The message must be signed within ${Math.round(maxAgeMs / 1000)} s.`);
+    if (!Number.isFinite(issuedAt) || issuedAt > now + CLOCK_SKEW_MS || now - issuedAt > maxAgeMs) throw refused(`The message must be signed within ${Math.round(maxAgeMs / 1000)} s.`);
     if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) throw refused('The signature is malformed.');
     let valid = false;
     try {
