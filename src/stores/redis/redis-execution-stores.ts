@@ -263,7 +263,8 @@ export class RedisLedgerStore implements LedgerStore {
   }
   async apply(accountId: string, changes: Record<string, string>, mayGoNegative: readonly string[]) {
     return this.redis.guard(async () => {
-      const entries = Object.entries(changes);
+      // Zero changes are dropped: nothing to apply, and `-0` is no integer to HINCRBY when undoing.
+    const entries = Object.entries(changes).filter(([, v]) => toUnits(v) !== 0n);
       const args = entries.flatMap(([t, v]) => [t, toUnits(v).toString(), mayGoNegative.includes(t) ? '1' : '0']);
       const result = (await this.redis.run(APPLY, [this.k(accountId)], [entries.length, ...args])) as [number, string?, string?, string?];
       if (result[0] === 1) return { ok: true as const };
