@@ -84,3 +84,41 @@ describe('races', () => {
     expect((await res.json()).code).toBe('POLICY_DENIED');
   });
 });
+
+describe('races the gates cannot see alone', () => {
+  it('concurrent borrows under different referenceIds never take the account past 75 % LTV', async () => {
+    const lending = await call(gw, 'POST', '/api/v1/agent-sessions', wallet, {
+      apiKeyId: 'k-full',
+      protocols: ['paper-lending'],
+      actions: ['supply', 'borrow'],
+      assets: ['USDC'],
+      maxOrderNotional: '1000000',
+      maxPeriodNotional: '10000000',
+      periodSeconds: 3600,
+      expiresAt: new Date(SESSION_TIME + 3_600_000).toISOString(),
+    });
+    expect(lending.status).toBe(200);
+    const supply = { protocol: 'paper-lending', action: 'supply', assetIn: { token: 'USDC', amount: '10000' }, referenceId: 'ltv-supply' };
+    await call(gw, 'POST', '/api/v1/execute/preview', keys.full, supply);
+    expect((await (await call(gw, 'POST', '/api/v1/execute', keys.full, supply)).json()).state).toBe('filled');
+    const borrows = Array.from({ length: 8 }, (_, i) => ({ protocol: 'paper-lending', action: 'borrow', assetIn: { token: 'USDC', amount: '7000' }, referenceId: `ltv-borrow-${i}` }));
+    for (const b of borrows) expect((await call(gw, 'POST', '/api/v1/execute/preview', keys.full, b)).status).toBe(200);
+    const results = await Promise.all(borrows.map((b) => call(gw, 'POST', '/api/v1/execute', keys.full, b).then((r) => r.json())));
+    expect(results.filter((r) => r.state === 'filled').length).toBeLessThanOrEqual(1);
+    const balances = (await (await call(gw, 'GET', '/api/v1/data/portfolio', keys.full)).json()).data.balances;
+    const of = (token: string) => Number(balances.find((b: { token: string }) => b.token === token)?.amount ?? 0);
+    expect(of('borrowed:USDC')).toBeLessThanOrEqual(0.75 * of('supplied:USDC'));
+  });
+
+  it('an API key cannot submit an approval: approvals are the wallet path', async () => {
+    const order = perpOrder('race-key-approval');
+    await call(gw, 'POST', '/api/v1/execute/preview', wallet, order);
+    const approval = await (await call(gw, 'POST', '/api/v1/execute/approvals', wallet, order)).json();
+    const signed = await signedMessage(gw, { statement: approval.approveRequest.statement, resources: approval.approveRequest.resources });
+    await call(gw, 'PATCH', `/api/service/ai/approvals/${approval.approvalId}`, wallet, { decision: 'approve', ...signed });
+    await call(gw, 'POST', '/api/v1/execute/preview', keys.full, order);
+    const res = await call(gw, 'POST', '/api/v1/execute', keys.full, { ...order, approvalId: approval.approvalId });
+    expect(res.status).toBe(403);
+    expect((await res.json()).details.check).toBe('approval');
+  });
+});

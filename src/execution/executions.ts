@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Decimal } from '../domain/decimal.js';
 import type { Principal } from '../auth/authenticator.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { AgentSessions } from './agent-sessions.js';
@@ -10,6 +11,11 @@ import { instructionHash, parseInstruction } from './instruction.js';
 import type { Previews } from './previews.js';
 
 export const executionKey = (accountId: string, referenceId: string) => `execute:${accountId}:${referenceId}`;
+
+/** How long a claim may stay without an execution record (a crash between the two). */
+const PENDING_CLAIM_TTL_MS = 2 * 60_000;
+
+const negated = (changes: Record<string, string>) => Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, new Decimal(v).neg().toString()]));
 
 /** The stores' clean 503 for an unreachable shared state (Redis mode). */
 export function isPolicyStoreOutage(e: unknown): boolean {
@@ -90,13 +96,15 @@ export class Executions {
     const quote = priced.quote!;
     const authority = await checkAuthority(deps, principal, account, instruction, hash, quote, approvalId ?? undefined, now);
     if (authority.verdict.status === 'block') await refuse(authority.verdict);
-    const fresh = checkQuote(await this.previews.find(account.id, ref), hash, now);
+    const preview = await this.previews.find(account.id, ref);
+    const fresh = checkQuote(preview, hash, now);
     if (fresh.status === 'block') await refuse(fresh);
     const balance = await checkBalance(deps, account, quote);
     if (balance.status === 'block') await refuse(balance);
 
     const key = executionKey(account.id, ref);
-    const claim = await deps.idempotency.claim(key, hash, EXECUTION_CLAIM_TTL_MS);
+    // Held briefly until the execution record exists, so a crash here frees the referenceId soon.
+    const claim = await deps.idempotency.claim(key, hash, PENDING_CLAIM_TTL_MS);
     if (!claim.claimed) {
       if (claim.fingerprint === hash && claim.value) return { execution: await this.get(account.id, claim.value), replayed: true };
       return refuse(block('idempotency', 'IDEMPOTENCY_CONFLICT', 'in_progress', claim.fingerprint === hash ? 'This referenceId is being executed.' : 'This referenceId is taken by a different instruction.'));
@@ -105,12 +113,12 @@ export class Executions {
     const id = `exe_${randomUUID()}`;
     try {
       if (authority.approval) {
-        const consumed = await deps.approvals.consume(authority.approval.id, hash, id, now);
+        const consumed = await deps.approvals.consume(authority.approval.id, hash, id, deps.clock.now());
         if (consumed !== 'consumed') {
           await deps.idempotency.release(key, hash);
           return refuse(block('authority', 'POLICY_DENIED', 'approval', `The approval cannot be used: ${consumed.replace(/_/g, ' ')}.`));
         }
-      } else if (authority.session && !(await this.agentSessions.spend(authority.session, quote.notionalUsd, now))) {
+      } else if (authority.session && !(await this.agentSessions.spend(authority.session, quote.notionalUsd, deps.clock.now()))) {
         await deps.idempotency.release(key, hash);
         return refuse(block('authority', 'POLICY_DENIED', 'period_cap', `The order would pass the session cap of ${authority.session.maxPeriodNotional} USD per period.`));
       }
@@ -137,18 +145,31 @@ export class Executions {
       updatedAt: now,
       history: [{ state: 'accepted', at: now, reason: null }],
     };
-    await deps.executions.create(execution);
-    await deps.idempotency.complete(key, hash, id, EXECUTION_CLAIM_TTL_MS);
-    await this.advance(execution, 'submitted', null);
+    try {
+      await deps.executions.create(execution);
+      await deps.idempotency.complete(key, hash, id, EXECUTION_CLAIM_TTL_MS);
+      await this.advance(execution, 'submitted', null);
+    } catch (e) {
+      // Nothing reached the venue: free the referenceId (the approval or spend stays used).
+      await deps.idempotency.release(key, hash).catch(() => undefined);
+      throw e;
+    }
 
     try {
-      const fill = await target.venue.fill(instruction, quote, { reader: deps.reader, cache: deps.cache, now: deps.clock.now(), balances });
+      // The fill honours what the client previewed (the swap's minAmountOut), not a re-quote.
+      const ctx = { reader: deps.reader, cache: deps.cache, now: deps.clock.now(), balances };
+      const fill = await target.venue.fill(instruction, preview!.quote ?? quote, ctx);
       if (fill.state === 'rejected') {
         await this.advance(execution, 'rejected', fill.reason);
       } else {
         const applied = await deps.ledger.apply(account.id, fill.changes, quote.mayGoNegative);
+        const breach = applied.ok && target.venue.afterFill ? await target.venue.afterFill(instruction, { ...ctx, balances: (await deps.ledger.balances(account.id)) ?? {} }) : null;
         if (!applied.ok) {
           await this.advance(execution, 'rejected', `Insufficient ${applied.token} at fill: ${applied.available} available, ${applied.required} needed.`);
+        } else if (breach) {
+          // A concurrent order got in first: undo this one rather than leave the account in breach.
+          await deps.ledger.apply(account.id, negated(fill.changes), Object.keys(fill.changes));
+          await this.advance(execution, 'rejected', breach);
         } else {
           execution.fill = fill.fill;
           await this.advance(execution, fill.state, fill.reason);

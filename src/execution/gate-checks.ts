@@ -89,6 +89,8 @@ export async function checkAuthority(
   if (!/^0x[0-9a-fA-F]{40}$/.test(account.wallet)) return { verdict: block('authority', 'POLICY_DENIED', 'wallet_readiness', 'The account has no ready wallet.') };
   try {
     if (approvalId !== undefined) {
+      // Spec: approvals are the interactive path; API-key clients execute within agent sessions.
+      if (principal.kind !== 'wallet') return { verdict: block('authority', 'POLICY_DENIED', 'approval', 'Approvals are submitted by the wallet session that approved them; API keys execute within an agent session.') };
       const approval = await deps.approvals.get(approvalId);
       if (!approval || approval.accountId !== account.id) return { verdict: block('authority', 'POLICY_DENIED', 'approval', 'No such approval for this account.') };
       if (approval.instructionHash !== hash) return { verdict: block('authority', 'POLICY_DENIED', 'approval', 'The approval was given for a different instruction.') };

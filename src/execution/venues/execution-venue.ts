@@ -50,4 +50,6 @@ export interface ExecutionVenue {
   marketFor(instruction: ExecutionInstruction): MarketDefinition;
   quote(instruction: ExecutionInstruction, ctx: VenueContext): Promise<Quote>;
   fill(instruction: ExecutionInstruction, quote: Quote, ctx: VenueContext): Promise<VenueFill>;
+  /** A rule the account must still meet once the fill is booked (with `ctx.balances` after it), or null. */
+  afterFill?(instruction: ExecutionInstruction, ctx: VenueContext): Promise<string | null>;
 }

@@ -84,7 +84,7 @@ export class LendingVenue implements ExecutionVenue {
       side: null,
       price: price.toFixed(market.priceDecimals),
       amount: amount.toString(),
-      notionalUsd: amount.mul(price).toFixed(2),
+      notionalUsd: amount.mul(price).toFixed(2, Decimal.ROUND_UP),
       fee: '0',
       feeToken: market.asset,
       amountOut: null,
@@ -94,6 +94,14 @@ export class LendingVenue implements ExecutionVenue {
       tradable: { ok: true },
       insufficient: action === 'borrow' || action === 'withdraw' ? await this.collateralShortfall(changes, ctx) : null,
     };
+  }
+
+  /**
+   * Borrowing and withdrawing keep the account within LTV even when concurrent orders were each
+   * checked against the same balances; supplying and repaying only improve it.
+   */
+  async afterFill(i: ExecutionInstruction, ctx: VenueContext): Promise<string | null> {
+    return i.action === 'borrow' || i.action === 'withdraw' ? this.collateralShortfall({}, ctx) : null;
   }
 
   async fill(i: ExecutionInstruction, quote: Quote, ctx: VenueContext): Promise<VenueFill> {

@@ -89,7 +89,7 @@ export class OrderBookVenue implements ExecutionVenue {
       side: o.side,
       price: avg.toFixed(market.priceDecimals),
       amount: o.amount.toString(),
-      notionalUsd: notional.toFixed(2),
+      notionalUsd: notional.toFixed(2, Decimal.ROUND_UP),
       fee: fee.toFixed(6),
       feeToken: SETTLEMENT,
       amountOut: null,

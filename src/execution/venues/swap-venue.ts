@@ -60,7 +60,7 @@ export class SwapVenue implements ExecutionVenue {
       side: a.selling ? 'sell' : 'buy',
       price: a.price.toFixed(a.pool.priceDecimals),
       amount: a.amountIn.toString(),
-      notionalUsd: a.notionalUsd.toFixed(2),
+      notionalUsd: a.notionalUsd.toFixed(2, Decimal.ROUND_UP),
       fee: a.fee.toString(),
       feeToken: tokenIn,
       amountOut: a.out.toString(),
