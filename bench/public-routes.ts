@@ -99,7 +99,11 @@ function shapeOf(value: unknown): unknown {
   if (Array.isArray(value)) return [value.length > 0 ? shapeOf(value[0]) : 'empty'];
   if (value === null) return 'null';
   if (typeof value !== 'object') return typeof value;
-  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, shapeOf((value as Record<string, unknown>)[k])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, shapeOf((value as Record<string, unknown>)[k])]),
+  );
 }
 
 /** Both targets must answer 200, and with the same body shape, or the ratio means nothing. */
@@ -161,13 +165,17 @@ function report(runs: Map<string, Run[]>, memory: NodeJS.MemoryUsage[]): void {
     const cpuRatio = baseline.cpu / gateway.cpu;
     const cells = (s: Summary) => `${fixed(s.reqPerSec)}${s.flag} | ${fixed(s.p50)} | ${fixed(s.p99)} | ${fixed(s.cpu)}`;
     lines.push(`| GET ${route} | ${cells(gateway)} | ${cells(baseline)} | ${fixed(ratio, 2)} | ${fixed(cpuRatio, 2)} |`);
-    verdicts.push(`${route}: gateway/baseline ${fixed(ratio, 2)} ${ratio >= 0.8 ? 'meets 0.8' : ratio >= 0.5 ? 'meets 0.5, not yet 0.8' : 'is BELOW the 0.5 target'}`);
+    verdicts.push(
+      `${route}: gateway/baseline ${fixed(ratio, 2)} ${ratio >= 0.8 ? 'meets 0.8' : ratio >= 0.5 ? 'meets 0.5, not yet 0.8' : 'is BELOW the 0.5 target'}`,
+    );
   }
   const mb = (pick: (m: NodeJS.MemoryUsage) => number) => fixed(median(memory.map(pick)) / 2 ** 20, 1);
   console.log(`\nMedians of ${settings.runs} runs × ${settings.duration} s, ${settings.connections} connections:\n`);
   console.log(lines.join('\n'));
   console.log(`\n${verdicts.join('\n')}`);
-  console.log(`\nServer process after each run (median): rss ${mb((m) => m.rss)} MB, heapUsed ${mb((m) => m.heapUsed)} MB, heapTotal ${mb((m) => m.heapTotal)} MB`);
+  console.log(
+    `\nServer process after each run (median): rss ${mb((m) => m.rss)} MB, heapUsed ${mb((m) => m.heapUsed)} MB, heapTotal ${mb((m) => m.heapTotal)} MB`,
+  );
 }
 
 const load1 = () => loadavg()[0]!.toFixed(2);

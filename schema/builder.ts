@@ -28,7 +28,10 @@ export const builder = new SchemaBuilder<GatewaySchemaTypes>({
         operator: ctx.services.operator.matches(ctx.auth.header),
         authenticated: auth.kind !== 'anonymous',
         walletSession: auth.kind === 'wallet',
-        'data:read': has('data:read'), 'execute:preview': has('execute:preview'), 'execute:live': has('execute:live') };
+        'data:read': has('data:read'),
+        'execute:preview': has('execute:preview'),
+        'execute:live': has('execute:live'),
+      };
     },
     unauthorizedError: (_parent, ctx, _info, result) => authenticationError(ctx.auth.current, requiredScopeOf(result.failure)),
   },
@@ -37,9 +40,10 @@ export const builder = new SchemaBuilder<GatewaySchemaTypes>({
 /** The scope a failed check asked for; failures nest (any/all of several scopes). */
 function requiredScopeOf(failure: AuthFailure): string | undefined {
   if (failure.kind === AuthScopeFailureType.AuthScope) return failure.scope === 'authenticated' ? undefined : failure.scope;
-  if ('failures' in failure) for (const f of failure.failures) {
-    const scope = requiredScopeOf(f);
-    if (scope) return scope;
-  }
+  if ('failures' in failure)
+    for (const f of failure.failures) {
+      const scope = requiredScopeOf(f);
+      if (scope) return scope;
+    }
   return undefined;
 }

@@ -8,7 +8,11 @@ import { ApprovalRef, ExecutionRef } from './execution.js';
  * Events of one topic that belong to the caller's account (and to one id, when given). Scope-auth
  * guards a subscription's resolve step only, so the subscribe step authenticates itself.
  */
-async function* ofAccount<K extends 'approval:updated' | 'execution:updated'>(ctx: GatewayContext, topic: K, id: string | null | undefined): AsyncGenerator<GatewayEventMap[K][0]> {
+async function* ofAccount<K extends 'approval:updated' | 'execution:updated'>(
+  ctx: GatewayContext,
+  topic: K,
+  id: string | null | undefined,
+): AsyncGenerator<GatewayEventMap[K][0]> {
   const auth = await ctx.auth.resolve();
   if (auth.kind === 'anonymous') throw authenticationError(auth, undefined);
   const accountId = auth.account.id;

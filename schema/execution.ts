@@ -45,7 +45,11 @@ const QuoteRef = builder.objectRef<Quote>('Quote').implement({
     feeToken: t.exposeString('feeToken'),
     amountOut: t.field({ type: 'Decimal', nullable: true, resolve: (q) => q.amountOut }),
     minAmountOut: t.field({ type: 'Decimal', nullable: true, resolve: (q) => q.minAmountOut }),
-    balanceChanges: t.field({ type: [TokenAmountRef], description: 'Signed ledger changes on a full fill.', resolve: (q) => Object.entries(q.changes).map(([token, amount]) => ({ token, amount })) }),
+    balanceChanges: t.field({
+      type: [TokenAmountRef],
+      description: 'Signed ledger changes on a full fill.',
+      resolve: (q) => Object.entries(q.changes).map(([token, amount]) => ({ token, amount })),
+    }),
   }),
 });
 
@@ -81,7 +85,10 @@ const SigningRequestRef = builder.objectRef<{ statement: string; resources: stri
 const ApprovalRef = builder.objectRef<Approval>('Approval').implement({
   fields: (t) => ({
     approvalId: t.exposeString('id'),
-    state: t.string({ description: 'pending, approved, rejected, expired or consumed.', resolve: (a, _args, ctx) => effectiveState(a, ctx.services.clock.now()) }),
+    state: t.string({
+      description: 'pending, approved, rejected, expired or consumed.',
+      resolve: (a, _args, ctx) => effectiveState(a, ctx.services.clock.now()),
+    }),
     instructionHash: t.exposeString('instructionHash'),
     instruction: t.field({ type: 'JSONObject', resolve: (a) => a.instruction }),
     wallet: t.exposeString('wallet'),
@@ -90,8 +97,17 @@ const ApprovalRef = builder.objectRef<Approval>('Approval').implement({
     decidedAt: t.field({ type: 'DateTime', nullable: true, resolve: (a) => a.decidedAt }),
     consumedAt: t.field({ type: 'DateTime', nullable: true, resolve: (a) => a.consumedAt }),
     executionId: t.exposeString('executionId', { nullable: true }),
-    approveRequest: t.field({ type: SigningRequestRef, resolve: (a, _args, ctx) => ({ ...ctx.services.execution.approvals.signingRequest(a, 'approve'), domain: ctx.services.execution.wallets.settings.domain }) }),
-    rejectRequest: t.field({ type: SigningRequestRef, resolve: (a, _args, ctx) => ({ ...ctx.services.execution.approvals.signingRequest(a, 'reject'), domain: ctx.services.execution.wallets.settings.domain }) }),
+    approveRequest: t.field({
+      type: SigningRequestRef,
+      resolve: (a, _args, ctx) => ({
+        ...ctx.services.execution.approvals.signingRequest(a, 'approve'),
+        domain: ctx.services.execution.wallets.settings.domain,
+      }),
+    }),
+    rejectRequest: t.field({
+      type: SigningRequestRef,
+      resolve: (a, _args, ctx) => ({ ...ctx.services.execution.approvals.signingRequest(a, 'reject'), domain: ctx.services.execution.wallets.settings.domain }),
+    }),
   }),
 });
 
@@ -267,7 +283,8 @@ builder.mutationType({
         signature: t.arg.string({ required: true }),
       },
       resolve: async (_r, a, ctx) => {
-        if (a.decision !== 'approve' && a.decision !== 'reject') throw new GatewayError(400, 'invalid_request', "'decision' must be approve or reject", { details: { field: 'decision' }, retryable: false });
+        if (a.decision !== 'approve' && a.decision !== 'reject')
+          throw new GatewayError(400, 'invalid_request', "'decision' must be approve or reject", { details: { field: 'decision' }, retryable: false });
         return ctx.services.execution.approvals.decide(await principalOf(ctx), a.approvalId, a.decision, a.message, a.signature);
       },
     }),
@@ -323,7 +340,8 @@ builder.mutationType({
       resolve: async (_r, a, ctx) => {
         const principal = await principalOf(ctx);
         const key = await ctx.services.identities.getKey(a.keyId);
-        if (!key || key.accountId !== principal.account.id) throw new GatewayError(404, 'api_key_not_found', `No key ${a.keyId} for this account.`, { retryable: false });
+        if (!key || key.accountId !== principal.account.id)
+          throw new GatewayError(404, 'api_key_not_found', `No key ${a.keyId} for this account.`, { retryable: false });
         const revoked = await ctx.services.identities.revokeKey(a.keyId, new Date(ctx.services.clock.now()).toISOString());
         await ctx.services.execution.audit.record(principal.account.id, 'api_key_revoked', null, { keyId: a.keyId });
         return { keyId: a.keyId, revokedAt: revoked?.revokedAt ?? null };
@@ -385,7 +403,8 @@ builder.queryFields((t) => ({
     args: { limit: t.arg.int({ description: '1 to 1000, default 100.' }) },
     resolve: async (_r, a, ctx) => {
       const limit = a.limit ?? 100;
-      if (limit < 1 || limit > 1000) throw new GatewayError(400, 'invalid_request', "'limit' must be an integer from 1 to 1000", { details: { field: 'limit' }, retryable: false });
+      if (limit < 1 || limit > 1000)
+        throw new GatewayError(400, 'invalid_request', "'limit' must be an integer from 1 to 1000", { details: { field: 'limit' }, retryable: false });
       return ctx.services.execution.audit.read((await principalOf(ctx)).account.id, limit);
     },
   }),

@@ -22,7 +22,12 @@ export const MarketRef = builder.objectRef<MarketView>('Market').implement({
     volume24h: t.field({ type: 'Decimal', description: 'Traded notional over 24 h, in quote units.', resolve: (m) => m.volume24h }),
     fundingRate: t.field({ type: 'Decimal', nullable: true, description: 'Hourly funding rate (perpetuals).', resolve: (m) => m.fundingRate }),
     nextFundingAt: t.field({ type: 'DateTime', nullable: true, resolve: (m) => m.nextFundingAt }),
-    openInterest: t.field({ type: 'Decimal', nullable: true, description: 'Open interest notional in quote units (perpetuals).', resolve: (m) => m.openInterest }),
+    openInterest: t.field({
+      type: 'Decimal',
+      nullable: true,
+      description: 'Open interest notional in quote units (perpetuals).',
+      resolve: (m) => m.openInterest,
+    }),
     supplyApy: t.field({ type: 'Decimal', nullable: true, description: 'Supply APY in percent (lending).', resolve: (m) => m.supplyApy }),
     borrowApy: t.field({ type: 'Decimal', nullable: true, description: 'Borrow APY in percent (lending).', resolve: (m) => m.borrowApy }),
     utilization: t.field({ type: 'Decimal', nullable: true, description: 'Pool utilisation, 0 to 1 (lending).', resolve: (m) => m.utilization }),
@@ -32,7 +37,10 @@ export const MarketRef = builder.objectRef<MarketView>('Market').implement({
 });
 
 const MarketsEnvelope = envelopeType('MarketsEnvelope', [MarketRef], { description: 'Public envelope: list of public markets.' });
-const MarketEnvelope = envelopeType('MarketEnvelope', MarketRef, { nullableData: true, description: 'Public envelope: one market summary; data is null for an unknown market.' });
+const MarketEnvelope = envelopeType('MarketEnvelope', MarketRef, {
+  nullableData: true,
+  description: 'Public envelope: one market summary; data is null for an unknown market.',
+});
 
 builder.queryFields((t) => ({
   markets: t.field({

@@ -1,4 +1,12 @@
-import { perpFundingEnvelope, perpFundingHistoryEnvelope, perpPriceEnvelope, type FundingPoint, type PerpFunding, type PerpFundingHistory, type PerpPrice } from '../resolvers/data/perps.js';
+import {
+  perpFundingEnvelope,
+  perpFundingHistoryEnvelope,
+  perpPriceEnvelope,
+  type FundingPoint,
+  type PerpFunding,
+  type PerpFundingHistory,
+  type PerpPrice,
+} from '../resolvers/data/perps.js';
 import { builder } from './builder.js';
 import { envelopeType } from './envelope.js';
 

@@ -181,9 +181,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     createServer() {
       const sofa = sofaRoutes.currentSofa();
       const fastPath =
-        config.publicFastPath && sofa
-          ? new PublicFastPath({ services, routes: ROUTES, sofa, rateLimits, masking: yogaMasking(yoga), logger })
-          : undefined;
+        config.publicFastPath && sofa ? new PublicFastPath({ services, routes: ROUTES, sofa, rateLimits, masking: yogaMasking(yoga), logger }) : undefined;
       const server = createServer((req, res) => {
         const requestId = requestIdOf(req.headers['x-request-id']);
         // Public GET routes skip the fetch-API and router layers; everything else goes through Yoga and Sofa.

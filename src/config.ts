@@ -63,7 +63,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConf
   }
   const e = parsed.data;
   const simulatedFaults = Object.fromEntries(
-    (e.GATEWAY_SIM_FAULTS ?? '').split(',').filter(Boolean).map((pair) => pair.split('=') as [string, SourceFault]),
+    (e.GATEWAY_SIM_FAULTS ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((pair) => pair.split('=') as [string, SourceFault]),
   );
   return {
     port: e.PORT,

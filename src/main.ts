@@ -8,7 +8,9 @@ const { logger } = app.services;
 const { demoKey } = await app.start();
 if (demoKey) {
   // Shown once: only its hash is stored. Delete the data directory or use the keys CLI for another.
-  process.stdout.write(`\nDemo API key (all scopes, shown once):\n  ${demoKey}\n  try: curl -H 'Authorization: Bearer ${demoKey}' http://localhost:${config.port}/api/v1/capabilities\n\n`);
+  process.stdout.write(
+    `\nDemo API key (all scopes, shown once):\n  ${demoKey}\n  try: curl -H 'Authorization: Bearer ${demoKey}' http://localhost:${config.port}/api/v1/capabilities\n\n`,
+  );
 }
 const server = app.createServer();
 server.listen(config.port, config.host, () => {

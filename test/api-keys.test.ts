@@ -50,7 +50,10 @@ describe('API keys from the bootstrap file and the keys CLI', () => {
 
   it('the CLI refuses bad input with exit code 2 and a message', async () => {
     await expect(keysCli(dataDir, 'create', '--account', 'nobody')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("no account 'nobody'") });
-    await expect(keysCli(dataDir, 'create', '--account', 'acct-1', '--scopes', 'admin')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('unknown scope admin') });
+    await expect(keysCli(dataDir, 'create', '--account', 'acct-1', '--scopes', 'admin')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('unknown scope admin'),
+    });
   });
 
   it('stores only hashes', async () => {

@@ -61,7 +61,6 @@ describe.each(AUTHENTICATED_ROUTES.map((r) => [r.operationId, r] as const))('RES
     expect(revoked.details).toEqual(unknown.details);
   });
 
-
   it('a key with the scope: 200', async () => {
     const res = await gw.get(path, { headers: bearer(keys.readOnly) });
     expect(res.status).toBe(200);
@@ -69,14 +68,17 @@ describe.each(AUTHENTICATED_ROUTES.map((r) => [r.operationId, r] as const))('RES
   });
 });
 
-describe.each(AUTHENTICATED_ROUTES.filter((r) => r.scopes.length > 0).map((r) => [r.operationId, r] as const))('REST %s with an unscoped key', (_name, route) => {
-  it('is 401 insufficient_scope naming the scope', async () => {
-    const res = await gw.get(restExample(route.path), { headers: bearer(keys.previewOnly) });
-    expect(res.status).toBe(401);
-    const body = await res.json();
-    expect(body).toMatchObject({ code: 'insufficient_scope', details: { requiredScope: route.scopes[0] } });
-  });
-});
+describe.each(AUTHENTICATED_ROUTES.filter((r) => r.scopes.length > 0).map((r) => [r.operationId, r] as const))(
+  'REST %s with an unscoped key',
+  (_name, route) => {
+    it('is 401 insufficient_scope naming the scope', async () => {
+      const res = await gw.get(restExample(route.path), { headers: bearer(keys.previewOnly) });
+      expect(res.status).toBe(401);
+      const body = await res.json();
+      expect(body).toMatchObject({ code: 'insufficient_scope', details: { requiredScope: route.scopes[0] } });
+    });
+  },
+);
 
 describe('GraphQL parity over HTTP', () => {
   const gql = async (query: string, headers: Record<string, string> = {}) =>
@@ -99,11 +101,20 @@ describe('GraphQL parity over HTTP', () => {
 
   it('introspection shows no root field outside the registry: nothing reachable bypasses a gate', async () => {
     const body = await gql('{ __schema { queryType { fields { name } } mutationType { fields { name } } subscriptionType { fields { name } } } }');
-    const registered = (type: string) => ROUTES.filter((r) => r.field.startsWith(`${type}.`)).map((r) => r.field.split('.')[1]).sort();
+    const registered = (type: string) =>
+      ROUTES.filter((r) => r.field.startsWith(`${type}.`))
+        .map((r) => r.field.split('.')[1])
+        .sort();
     const names = (t: { fields: { name: string }[] }) => t.fields.map((f) => f.name).sort();
     expect(names(body.data.__schema.queryType)).toEqual(registered('Query'));
     expect(names(body.data.__schema.mutationType)).toEqual(registered('Mutation'));
-    expect(names(body.data.__schema.subscriptionType)).toEqual(['approvalUpdated', 'executionUpdated', 'freshnessChanged', 'marketUpdated', 'orderBookUpdated']);
+    expect(names(body.data.__schema.subscriptionType)).toEqual([
+      'approvalUpdated',
+      'executionUpdated',
+      'freshnessChanged',
+      'marketUpdated',
+      'orderBookUpdated',
+    ]);
     expect(PUBLIC_ROUTES.every((r) => r.scopes.length === 0)).toBe(true);
   });
 });
@@ -141,7 +152,9 @@ describe('GraphQL parity over graphql-ws', () => {
     // lazy: false keeps the one socket open across both operations.
     const client = create({ url: url(), webSocketImpl: WebSocket, retryAttempts: 0, lazy: false, connectionParams: { authorization: `Bearer ${secret}` } });
     const once = () =>
-      new Promise<any>((resolve, reject) => client.subscribe({ query: GRAPHQL_CALL['Query.perpPrice']! }, { next: resolve, error: reject, complete: () => undefined }));
+      new Promise<any>((resolve, reject) =>
+        client.subscribe({ query: GRAPHQL_CALL['Query.perpPrice']! }, { next: resolve, error: reject, complete: () => undefined }),
+      );
     try {
       expect((await once()).data.perpPrice.data.price).toMatch(/^\d/);
       await gw.app.services.identities.revokeKey(record.id, new Date().toISOString());

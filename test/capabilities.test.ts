@@ -53,7 +53,10 @@ describe('GET /api/v1/capabilities', () => {
 
   it("changes when an action's certification changes", async () => {
     gw.app.services.protocols.setCertification('paper-perps', 'place_order', 'canary', new Date().toISOString());
-    expect(action(await capabilities(keys.full), 'paper-perps', 'place_order')).toMatchObject({ certification: 'canary', blockedBy: [{ gate: 'certification', code: 'ACTION_CANARY_ONLY' }, { gate: 'agent_session' }] });
+    expect(action(await capabilities(keys.full), 'paper-perps', 'place_order')).toMatchObject({
+      certification: 'canary',
+      blockedBy: [{ gate: 'certification', code: 'ACTION_CANARY_ONLY' }, { gate: 'agent_session' }],
+    });
     gw.app.services.protocols.setCertification('paper-perps', 'place_order', 'certified', new Date().toISOString());
     expect(action(await capabilities(keys.full), 'paper-perps', 'place_order').certification).toBe('certified');
   });
@@ -76,14 +79,21 @@ describe('GET /api/v1/capabilities', () => {
 describe('GET /api/v1/workflow-nodes', () => {
   it('gives triggers and data reads with input and output JSON Schemas that validate real responses', async () => {
     const nodes = (await (await gw.get('/api/v1/workflow-nodes', { headers: bearer(keys.readOnly) })).json()).data.nodes;
-    expect(nodes.filter((n: any) => n.kind === 'trigger').map((n: any) => n.id)).toEqual(['trigger.price_threshold', 'trigger.funding_threshold', 'trigger.freshness_change']);
+    expect(nodes.filter((n: any) => n.kind === 'trigger').map((n: any) => n.id)).toEqual([
+      'trigger.price_threshold',
+      'trigger.funding_threshold',
+      'trigger.freshness_change',
+    ]);
     const ajv = new Ajv2020.default({ strict: false });
     addFormats.default(ajv);
     for (const node of nodes) {
       ajv.compile(node.inputSchema);
       ajv.compile(node.outputSchema);
     }
-    const reads = nodes.filter((n: any) => n.kind === 'data' && !n.route.path.includes('{approvalId}') && !n.route.path.includes('{executionId}') && !n.route.path.includes('{referenceId}'));
+    const reads = nodes.filter(
+      (n: any) =>
+        n.kind === 'data' && !n.route.path.includes('{approvalId}') && !n.route.path.includes('{executionId}') && !n.route.path.includes('{referenceId}'),
+    );
     expect(reads.length).toBeGreaterThanOrEqual(14);
     expect(nodes.filter((n: any) => ['preview', 'approval', 'execute'].includes(n.kind)).map((n: any) => n.id)).toEqual([
       'preview.previewExecution',

@@ -103,7 +103,13 @@ describe('agent flow: an API key executes inside an agent session activated by t
   });
 
   it('a session outside its window does not authorise', async () => {
-    const future = await (await activate({ assets: ['ETH'], startsAt: new Date(gw.clock.now() + 600_000).toISOString(), expiresAt: new Date(gw.clock.now() + 1_200_000).toISOString() })).json();
+    const future = await (
+      await activate({
+        assets: ['ETH'],
+        startsAt: new Date(gw.clock.now() + 600_000).toISOString(),
+        expiresAt: new Date(gw.clock.now() + 1_200_000).toISOString(),
+      })
+    ).json();
     expect(future.active).toBe(false);
     const res = await previewAndExecute(perpOrder('ag-future', { assetIn: { token: 'ETH', amount: '0.1' } }));
     expect((await res.json()).details.check).toBe('agent_session');
@@ -134,6 +140,13 @@ describe('agent flow: an API key executes inside an agent session activated by t
     const preview = `mutation { previewExecution(protocol: "paper-perps", action: "place_order", assetIn: {token: "ETH", amount: "0.1"}, metadata: {side: "buy", type: "market"}, referenceId: "gql-1") { executable } }`;
     expect((await gql(keys.full, preview)).data.previewExecution.executable).toBe(false);
     expect((await gql(keys.full, mutation)).errors[0].extensions.code).toBe('POLICY_DENIED');
-    expect((await gql(keys.full, 'mutation { createApproval(protocol: "paper-perps", action: "place_order", assetIn: {token: "ETH", amount: "0.1"}, referenceId: "x") { state } }')).errors[0].extensions.code).toBe('wallet_session_required');
+    expect(
+      (
+        await gql(
+          keys.full,
+          'mutation { createApproval(protocol: "paper-perps", action: "place_order", assetIn: {token: "ETH", amount: "0.1"}, referenceId: "x") { state } }',
+        )
+      ).errors[0].extensions.code,
+    ).toBe('wallet_session_required');
   });
 });

@@ -82,7 +82,13 @@ describe('each gate code through a real path, with the DESIGN status and nothing
     const saturday = Date.parse('2026-11-21T16:00:00Z') - SESSION_TIME;
     gw.clock.advance(saturday);
     await gw.app.services.ingest.pollAll();
-    r = await submit({ protocol: 'paper-equities', action: 'place_order', assetIn: { token: 'AAPL', amount: '2' }, metadata: { side: 'buy', type: 'market' }, referenceId: next() });
+    r = await submit({
+      protocol: 'paper-equities',
+      action: 'place_order',
+      assetIn: { token: 'AAPL', amount: '2' },
+      metadata: { side: 'buy', type: 'market' },
+      referenceId: next(),
+    });
     expect([r.status, r.body.code, r.body.details.check]).toEqual([503, 'VENUE_UNHEALTHY', 'market_hours']);
     gw.clock.advance(-saturday);
     await gw.app.services.ingest.pollAll();
@@ -189,7 +195,13 @@ describe('each gate code through a real path, with the DESIGN status and nothing
 
 describe('paper venues', () => {
   it('swaps against the pool within the slippage bound and moves both tokens', async () => {
-    const order = { protocol: 'paper-swap', action: 'swap', assetIn: { token: 'USDC', amount: '1000' }, metadata: { tokenOut: 'WETH', slippageBps: 30 }, referenceId: next() };
+    const order = {
+      protocol: 'paper-swap',
+      action: 'swap',
+      assetIn: { token: 'USDC', amount: '1000' },
+      metadata: { tokenOut: 'WETH', slippageBps: 30 },
+      referenceId: next(),
+    };
     const preview = await (await call(gw, 'POST', '/api/v1/execute/preview', keys.full, order)).json();
     expect(Number(preview.quote.minAmountOut)).toBeLessThan(Number(preview.quote.amountOut));
     const { status, body } = await submit(order, false);
@@ -199,7 +211,9 @@ describe('paper venues', () => {
   it('fills a marketable limit order from the book and cancels the rest (immediate-or-cancel)', async () => {
     const book = await (await gw.get('/api/v1/public/markets/ETH/orderbook')).json();
     const limit = book.data.asks[1].price;
-    const { body } = await submit(perpOrder(next(), { assetIn: { token: 'ETH', amount: '50' }, metadata: { side: 'buy', type: 'limit', price: limit, leverage: 10 } }));
+    const { body } = await submit(
+      perpOrder(next(), { assetIn: { token: 'ETH', amount: '50' }, metadata: { side: 'buy', type: 'limit', price: limit, leverage: 10 } }),
+    );
     expect(body.state).toBe('partially_filled');
     expect(Number(body.fill.filledAmount)).toBeLessThan(50);
     const far = await submit(perpOrder(next(), { assetIn: { token: 'ETH', amount: '0.1' }, metadata: { side: 'buy', type: 'limit', price: '1' } }));
@@ -207,8 +221,12 @@ describe('paper venues', () => {
   });
 
   it('supplies to lending and then borrows against it', async () => {
-    expect((await submit({ protocol: 'paper-lending', action: 'supply', assetIn: { token: 'USDC', amount: '10000' }, referenceId: next() })).body.state).toBe('filled');
-    expect((await submit({ protocol: 'paper-lending', action: 'borrow', assetIn: { token: 'USDC', amount: '5000' }, referenceId: next() })).body.state).toBe('filled');
+    expect((await submit({ protocol: 'paper-lending', action: 'supply', assetIn: { token: 'USDC', amount: '10000' }, referenceId: next() })).body.state).toBe(
+      'filled',
+    );
+    expect((await submit({ protocol: 'paper-lending', action: 'borrow', assetIn: { token: 'USDC', amount: '5000' }, referenceId: next() })).body.state).toBe(
+      'filled',
+    );
   });
 });
 

@@ -124,7 +124,10 @@ describe('interactive flow: preview → approval → wallet re-authentication �
     const req = approval.approveRequest;
 
     const stale = await signedMessage(gw, { statement: req.statement, resources: req.resources, issuedAt: new Date(gw.clock.now() - 3 * 60_000) });
-    expect(await (await call(gw, 'PATCH', path, session, { decision: 'approve', ...stale })).json()).toMatchObject({ code: 'POLICY_DENIED', details: { check: 'wallet_reauthentication' } });
+    expect(await (await call(gw, 'PATCH', path, session, { decision: 'approve', ...stale })).json()).toMatchObject({
+      code: 'POLICY_DENIED',
+      details: { check: 'wallet_reauthentication' },
+    });
 
     const wrongHash = await signedMessage(gw, { statement: req.statement, resources: [req.resources[0], 'urn:gateway:instruction:00'] });
     expect((await call(gw, 'PATCH', path, session, { decision: 'approve', ...wrongHash })).status).toBe(403);
@@ -170,20 +173,28 @@ describe('approvalUpdated and executionUpdated over graphql-ws', () => {
   it("follow the caller's approval and execution through their states, and nobody else's", async () => {
     const { createClient } = await import('graphql-ws');
     const { default: WebSocket } = await import('ws');
-    const client = createClient({ url: gw.baseUrl.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { authorization: `Bearer ${session}` } });
+    const client = createClient({
+      url: gw.baseUrl.replace('http', 'ws') + '/graphql',
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { authorization: `Bearer ${session}` },
+    });
     const collect = (query: string, count: number) =>
       new Promise<any[]>((resolve, reject) => {
         const seen: any[] = [];
         const timer = setTimeout(() => reject(new Error(`only ${seen.length} events`)), 5_000);
-        const stop = client.subscribe({ query }, {
-          next: (v) => {
-            if (v.errors) return reject(new Error(JSON.stringify(v.errors)));
-            seen.push(v.data);
-            if (seen.length === count) (clearTimeout(timer), stop(), resolve(seen));
+        const stop = client.subscribe(
+          { query },
+          {
+            next: (v) => {
+              if (v.errors) return reject(new Error(JSON.stringify(v.errors)));
+              seen.push(v.data);
+              if (seen.length === count) (clearTimeout(timer), stop(), resolve(seen));
+            },
+            error: reject,
+            complete: () => undefined,
           },
-          error: reject,
-          complete: () => undefined,
-        });
+        );
       });
     try {
       const approvals = collect('subscription { approvalUpdated { approvalId state } }', 2);

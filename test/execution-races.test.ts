@@ -54,7 +54,9 @@ describe('races', () => {
     const req = approval.approveRequest;
     const signed = await signedMessage(gw, { statement: req.statement, resources: req.resources });
     expect((await call(gw, 'PATCH', `/api/service/ai/approvals/${approval.approvalId}`, wallet, { decision: 'approve', ...signed })).status).toBe(200);
-    const results = await Promise.all(Array.from({ length: 50 }, () => call(gw, 'POST', '/api/v1/execute', wallet, { ...order, approvalId: approval.approvalId })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => call(gw, 'POST', '/api/v1/execute', wallet, { ...order, approvalId: approval.approvalId })),
+    );
     const bodies = await Promise.all(results.map((r) => r.json()));
     expect(new Set(bodies.filter((b) => b.executionId).map((b) => b.executionId)).size).toBe(1);
     const consumed = await (await call(gw, 'GET', `/api/v1/execute/approvals/${approval.approvalId}`, wallet)).json();
@@ -64,7 +66,19 @@ describe('races', () => {
   it('the approval store consumes an approval exactly once under concurrent calls', async () => {
     const { approvals } = gw.app.services.executionStores;
     const now = gw.clock.now();
-    await approvals.create({ id: 'apr_race', accountId: 'acct-1', wallet: TEST_WALLET.address, instructionHash: 'h', instruction: {}, state: 'approved', createdAt: now, expiresAt: now + 60_000, decidedAt: now, consumedAt: null, executionId: null });
+    await approvals.create({
+      id: 'apr_race',
+      accountId: 'acct-1',
+      wallet: TEST_WALLET.address,
+      instructionHash: 'h',
+      instruction: {},
+      state: 'approved',
+      createdAt: now,
+      expiresAt: now + 60_000,
+      decidedAt: now,
+      consumedAt: null,
+      executionId: null,
+    });
     const outcomes = await Promise.all(Array.from({ length: 50 }, (_, i) => approvals.consume('apr_race', 'h', `exe_${i}`, now)));
     expect(outcomes.filter((o) => o === 'consumed')).toHaveLength(1);
     expect(new Set(outcomes.filter((o) => o !== 'consumed'))).toEqual(new Set(['already_consumed']));
@@ -101,7 +115,12 @@ describe('races the gates cannot see alone', () => {
     const supply = { protocol: 'paper-lending', action: 'supply', assetIn: { token: 'USDC', amount: '10000' }, referenceId: 'ltv-supply' };
     await call(gw, 'POST', '/api/v1/execute/preview', keys.full, supply);
     expect((await (await call(gw, 'POST', '/api/v1/execute', keys.full, supply)).json()).state).toBe('filled');
-    const borrows = Array.from({ length: 8 }, (_, i) => ({ protocol: 'paper-lending', action: 'borrow', assetIn: { token: 'USDC', amount: '7000' }, referenceId: `ltv-borrow-${i}` }));
+    const borrows = Array.from({ length: 8 }, (_, i) => ({
+      protocol: 'paper-lending',
+      action: 'borrow',
+      assetIn: { token: 'USDC', amount: '7000' },
+      referenceId: `ltv-borrow-${i}`,
+    }));
     for (const b of borrows) expect((await call(gw, 'POST', '/api/v1/execute/preview', keys.full, b)).status).toBe(200);
     const results = await Promise.all(borrows.map((b) => call(gw, 'POST', '/api/v1/execute', keys.full, b).then((r) => r.json())));
     expect(results.filter((r) => r.state === 'filled').length).toBeLessThanOrEqual(1);

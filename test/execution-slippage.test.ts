@@ -26,7 +26,13 @@ afterAll(() => gw.close());
 
 describe('the swap slippage bound', () => {
   it('is the one the client previewed: a price move past it within the preview rejects the fill', async () => {
-    const order = { protocol: 'paper-swap', action: 'swap', assetIn: { token: 'USDC', amount: '1000' }, metadata: { tokenOut: 'WETH', slippageBps: 10 }, referenceId: 'slip-1' };
+    const order = {
+      protocol: 'paper-swap',
+      action: 'swap',
+      assetIn: { token: 'USDC', amount: '1000' },
+      metadata: { tokenOut: 'WETH', slippageBps: 10 },
+      referenceId: 'slip-1',
+    };
     const preview = await (await call(gw, 'POST', '/api/v1/execute/preview', keys.full, order)).json();
     // The simulator's WETH price rises about 26 bps in the next 10 s: fewer WETH per USDC.
     gw.clock.advance(10_000);
@@ -37,7 +43,13 @@ describe('the swap slippage bound', () => {
   });
 
   it('fills when the price stays within it', async () => {
-    const order = { protocol: 'paper-swap', action: 'swap', assetIn: { token: 'USDC', amount: '1000' }, metadata: { tokenOut: 'WETH', slippageBps: 100 }, referenceId: 'slip-2' };
+    const order = {
+      protocol: 'paper-swap',
+      action: 'swap',
+      assetIn: { token: 'USDC', amount: '1000' },
+      metadata: { tokenOut: 'WETH', slippageBps: 100 },
+      referenceId: 'slip-2',
+    };
     const preview = await (await call(gw, 'POST', '/api/v1/execute/preview', keys.full, order)).json();
     const res = await (await call(gw, 'POST', '/api/v1/execute', keys.full, order)).json();
     expect(res.state).toBe('filled');

@@ -22,7 +22,11 @@ describe('failures reach clients as clean error responses', () => {
     expect(JSON.stringify(body)).not.toMatch(/boom|secret|\/work\//);
 
     const gql = await (
-      await gw.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ markets { freshness { stale } } }' }) })
+      await gw.get('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ markets { freshness { stale } } }' }),
+      })
     ).json();
     expect(JSON.stringify(gql)).not.toMatch(/boom|secret|\/work\/|stack/);
   });

@@ -52,7 +52,12 @@ function comparable(text: string, volatile: readonly string[] = VOLATILE): unkno
 /** Header names and the values that must agree; RateLimit's reset (seconds left, wall clock) only by shape. */
 function headerShape(h: Headers): Record<string, string | null> {
   const ignored = new Set(['date', 'connection', 'keep-alive', 'x-request-id']);
-  const shape: Record<string, string | null> = { names: [...h.keys()].filter((n) => !ignored.has(n)).sort().join(',') };
+  const shape: Record<string, string | null> = {
+    names: [...h.keys()]
+      .filter((n) => !ignored.has(n))
+      .sort()
+      .join(','),
+  };
   for (const name of ['content-type', 'cache-control', 'etag', 'ratelimit-policy', 'allow', 'www-authenticate', 'vary', 'access-control-allow-origin']) {
     shape[name] = h.get(name);
   }
@@ -216,7 +221,7 @@ describe('what the fast path leaves to Yoga and Sofa', () => {
     ['an authenticated route', '/api/v1/data/perps/price/BTC', 401],
     ['an unknown public path', '/api/v1/public/nope', 404],
     ['malformed percent-encoding', '/api/v1/public/markets/%E0%A4%A', 400],
-    ["a bracketed query (qs syntax URL parsing may touch)", '/api/v1/public/markets/BTC/history?resolution[x]=1', 400],
+    ['a bracketed query (qs syntax URL parsing may touch)', '/api/v1/public/markets/BTC/history?resolution[x]=1', 400],
   ])('%s: the same answer through Yoga', async (_what, path, status) => {
     const answers = await both(path);
     expect(answers[0].status).toBe(status);

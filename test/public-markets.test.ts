@@ -103,7 +103,16 @@ describe('cache-first', () => {
       s.read = async (now) => (count++, original(now));
       return () => count;
     });
-    const paths = ['markets', 'markets/BTC', 'markets/ETH/history?resolution=1h', 'markets/AAPL/orderbook', 'protocols/paper-swap', 'status', 'data/markets.json', 'data/protocols.json'];
+    const paths = [
+      'markets',
+      'markets/BTC',
+      'markets/ETH/history?resolution=1h',
+      'markets/AAPL/orderbook',
+      'protocols/paper-swap',
+      'status',
+      'data/markets.json',
+      'data/protocols.json',
+    ];
     for (const p of paths) expect((await gw.get(`/api/v1/public/${p}`)).status).toBe(200);
     expect(reads.map((count) => count())).toEqual([0, 0, 0, 0]);
   });

@@ -18,7 +18,10 @@ describe('GET /api/v1/public/markets/{asset}/orderbook', () => {
     expect(bids.length).toBe(100); // the venue publishes 120
     expect(asks.length).toBe(100);
     expect(new Decimal(bids[0].price).lt(asks[0].price)).toBe(true);
-    for (const [side, dir] of [[bids, -1], [asks, 1]] as const) {
+    for (const [side, dir] of [
+      [bids, -1],
+      [asks, 1],
+    ] as const) {
       let sum = new Decimal(0);
       side.forEach((level: any, i: number) => {
         sum = sum.plus(level.size);

@@ -38,7 +38,11 @@ describe('rate limits', () => {
   it('limits authenticated routes per key, on REST and GraphQL alike', async () => {
     const headers = { ...bearer(keys.readOnly), ...from('192.0.2.1') };
     for (let i = 0; i < 3; i++) expect((await gw.get('/api/v1/data/perps/price/BTC', { headers })).status).toBe(200);
-    const gql = await gw.get('/graphql', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ perpPrice(asset: "BTC") { data { price } } }' }) });
+    const gql = await gw.get('/graphql', {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ perpPrice(asset: "BTC") { data { price } } }' }),
+    });
     expect(gql.status).toBe(200);
     const limited = await gw.get('/api/v1/data/perps/price/BTC', { headers });
     expect(limited.status).toBe(429);

@@ -78,7 +78,11 @@ describe.skipIf(!canRun)('execution across replicas on one Redis', () => {
 
     await server.kill();
     await server.start();
-    await eventually('both replicas reconnect', async () => (await a.status()).body.data.sharedState.connected && (await b.status()).body.data.sharedState.connected, 20_000);
+    await eventually(
+      'both replicas reconnect',
+      async () => (await a.status()).body.data.sharedState.connected && (await b.status()).body.data.sharedState.connected,
+      20_000,
+    );
 
     const consumed = await (await call(b, 'GET', `/api/v1/execute/approvals/${approval.approvalId}`, wallet)).json();
     expect(consumed).toMatchObject({ state: 'consumed', executionId: executed.executionId });
@@ -93,12 +97,20 @@ describe.skipIf(!canRun)('execution across replicas on one Redis', () => {
   it('an operator kill switch on one replica stops execution on the other, and its release applies to both', async () => {
     const order = perpOrder('x-kill', { assetIn: { token: 'BTC', amount: '0.01' } });
     expect((await call(a, 'PATCH', '/api/v1/operator/controls', OPERATOR, { killSwitch: true, reason: 'fleet drill' })).status).toBe(200);
-    await eventually('replica B sees the kill switch', async () => (await (await call(b, 'GET', '/api/v1/operator/controls', OPERATOR)).json()).killSwitchEngaged, 5_000);
+    await eventually(
+      'replica B sees the kill switch',
+      async () => (await (await call(b, 'GET', '/api/v1/operator/controls', OPERATOR)).json()).killSwitchEngaged,
+      5_000,
+    );
     expect((await call(b, 'POST', '/api/v1/execute/preview', keys.full, order)).status).toBe(200);
     const refused = await call(b, 'POST', '/api/v1/execute', keys.full, order);
     expect([refused.status, (await refused.json()).details.check]).toEqual([503, 'kill_switch']);
     expect((await call(b, 'PATCH', '/api/v1/operator/controls', OPERATOR, { killSwitch: false })).status).toBe(200);
-    await eventually('replica A sees the release', async () => !(await (await call(a, 'GET', '/api/v1/operator/controls', OPERATOR)).json()).killSwitchEngaged, 5_000);
+    await eventually(
+      'replica A sees the release',
+      async () => !(await (await call(a, 'GET', '/api/v1/operator/controls', OPERATOR)).json()).killSwitchEngaged,
+      5_000,
+    );
     expect((await call(a, 'POST', '/api/v1/execute', keys.full, order)).status).toBe(200);
   }, 30_000);
 

@@ -37,10 +37,14 @@ describe.skipIf(!canRun)('a replica when Redis goes away and comes back', () => 
     expect(before.freshness.stale).toBe(false);
 
     await server.kill();
-    const down = await eventually('status reports Redis unreachable', async () => {
-      const s = await replica.status();
-      return s.body.data.sharedState.connected === false ? s : undefined;
-    }, 5_000);
+    const down = await eventually(
+      'status reports Redis unreachable',
+      async () => {
+        const s = await replica.status();
+        return s.body.data.sharedState.connected === false ? s : undefined;
+      },
+      5_000,
+    );
     expect(down.status).toBe(200);
     expect(down.body.data.sharedState).toMatchObject({ mode: 'redis', connected: false, lastError: expect.any(String) });
     expect(down.body.freshness.stale).toBe(true);
@@ -74,10 +78,15 @@ describe.skipIf(!canRun)('a replica when Redis goes away and comes back', () => 
     expect(replica.alive).toBe(true);
 
     await server.start();
-    await eventually('recovered: connected, leading ingestion again, fresh snapshots', async () => {
-      const { body } = await replica.status();
-      return body.data.sharedState.connected && body.data.sharedState.ingestionLeader && body.data.cache.state === 'warm' && !body.freshness.stale;
-    }, 20_000, 200);
+    await eventually(
+      'recovered: connected, leading ingestion again, fresh snapshots',
+      async () => {
+        const { body } = await replica.status();
+        return body.data.sharedState.connected && body.data.sharedState.ingestionLeader && body.data.cache.state === 'warm' && !body.freshness.stale;
+      },
+      20_000,
+      200,
+    );
     const after = await (await replica.get('/api/v1/public/markets/BTC')).json();
     expect(after.freshness).toMatchObject({ stale: false, sourceStatus: 'healthy' });
 

@@ -94,21 +94,33 @@ describe.skipIf(!available)('several gateway replicas on one Redis', () => {
 
   it('shares keys: one made by the keys CLI on Redis works on every replica, and so does its revocation', async () => {
     const cli = (...args: string[]) =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', ...args], { env: { PATH: process.env.PATH ?? '', REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix } });
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', ...args], {
+        env: { PATH: process.env.PATH ?? '', REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix },
+      });
     const created = JSON.parse((await cli('create', '--account', 'acct-1', '--scopes', 'data:read')).stdout) as { id: string; key: string };
-    for (const r of [leader, follower]) expect((await r.get('/api/v1/data/protocols/paper-perps/intelligence', { headers: bearer(created.key) })).status).toBe(200);
+    for (const r of [leader, follower])
+      expect((await r.get('/api/v1/data/protocols/paper-perps/intelligence', { headers: bearer(created.key) })).status).toBe(200);
     await cli('revoke', created.id);
-    for (const r of [leader, follower]) expect((await r.get('/api/v1/data/protocols/paper-perps/intelligence', { headers: bearer(created.key) })).status).toBe(401);
+    for (const r of [leader, follower])
+      expect((await r.get('/api/v1/data/protocols/paper-perps/intelligence', { headers: bearer(created.key) })).status).toBe(401);
   });
 
   it('hands ingestion over within seconds when the leader is killed', async () => {
     const killedAt = Date.now();
     leader.kill('SIGKILL');
     await leader.exited;
-    const tookOver = await eventually('the follower takes the lease', async () => ((await follower.status()).body.data.sharedState.ingestionLeader ? Date.now() : false), LEASE_TTL_MS + 5_000);
+    const tookOver = await eventually(
+      'the follower takes the lease',
+      async () => ((await follower.status()).body.data.sharedState.ingestionLeader ? Date.now() : false),
+      LEASE_TTL_MS + 5_000,
+    );
     expect(tookOver - killedAt).toBeLessThan(LEASE_TTL_MS + 3_000);
     // Ingestion goes on: snapshots newer than the kill arrive through the new leader.
-    await eventually('fresh snapshots after the handover', async () => Date.parse((await follower.status()).body.data.cache.newestSnapshotAt) > tookOver, 5_000);
+    await eventually(
+      'fresh snapshots after the handover',
+      async () => Date.parse((await follower.status()).body.data.cache.newestSnapshotAt) > tookOver,
+      5_000,
+    );
     expect(follower.logs(/ingestion lease acquired/)).toHaveLength(1);
     // The new leader found the history in Redis and did not backfill it again.
     const history = await (await follower.get('/api/v1/public/markets/ETH/history?resolution=1h&limit=48')).json();

@@ -56,7 +56,14 @@ const CERTIFICATION_CODE: Record<Exclude<CertificationState, 'certified'>, strin
  * The gates that would refuse a live execution of `action` now, in the DESIGN order (feature flag,
  * certification, venue health / kill switch / circuit breaker, then this key's authority).
  */
-export function gateBlocks(ctx: GatewayContext, p: ProtocolDefinition, action: ActionDefinition, status: SourceStatus, auth: AuthResult, activeSessionCovers: boolean): GateBlock[] {
+export function gateBlocks(
+  ctx: GatewayContext,
+  p: ProtocolDefinition,
+  action: ActionDefinition,
+  status: SourceStatus,
+  auth: AuthResult,
+  activeSessionCovers: boolean,
+): GateBlock[] {
   const { controls } = ctx.services;
   const blocks: GateBlock[] = [];
   if (!controls.isExecutionEnabled()) blocks.push({ gate: 'feature_flag', code: 'EXECUTION_DISABLED', reason: 'Execution is disabled in this environment.' });

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-const decimal = z.string().regex(/^-?\d+(\.\d+)?$/).describe('Decimal string');
+const decimal = z
+  .string()
+  .regex(/^-?\d+(\.\d+)?$/)
+  .describe('Decimal string');
 const asset = z.string().min(1).describe('A market id or asset symbol');
 const dateTime = z.string().describe('RFC 3339 date-time');
 
@@ -20,7 +23,8 @@ export const TRIGGERS = [
   {
     id: 'trigger.funding_threshold',
     title: 'Funding rate crosses a threshold',
-    description: 'Fires when a perpetual funding rate, annualised in percent, leaves a band (subscription marketUpdated). Monitoring only, not an execution signal.',
+    description:
+      'Fires when a perpetual funding rate, annualised in percent, leaves a band (subscription marketUpdated). Monitoring only, not an execution signal.',
     subscription: 'marketUpdated',
     input: z.object({ asset, minAnnualizedPct: decimal.optional(), maxAnnualizedPct: decimal.optional() }),
     output: z.object({ marketId: z.string(), fundingRate: decimal, annualizedPct: decimal, asOf: dateTime }),

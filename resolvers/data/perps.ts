@@ -72,13 +72,22 @@ export async function perpFundingEnvelope(ctx: GatewayContext, asset: string): P
   );
 }
 
-export async function perpFundingHistoryEnvelope(ctx: GatewayContext, asset: string, limit: number | null | undefined): Promise<PublicEnvelope<PerpFundingHistory>> {
+export async function perpFundingHistoryEnvelope(
+  ctx: GatewayContext,
+  asset: string,
+  limit: number | null | undefined,
+): Promise<PublicEnvelope<PerpFundingHistory>> {
   const n = limit ?? FUNDING_HISTORY_LIMIT.default;
   if (!Number.isInteger(n) || n < FUNDING_HISTORY_LIMIT.min || n > FUNDING_HISTORY_LIMIT.max) {
-    throw new GatewayError(400, 'invalid_funding_history_query', `'limit' must be an integer from ${FUNDING_HISTORY_LIMIT.min} to ${FUNDING_HISTORY_LIMIT.max}.`, {
-      details: { parameter: 'limit' },
-      retryable: false,
-    });
+    throw new GatewayError(
+      400,
+      'invalid_funding_history_query',
+      `'limit' must be an integer from ${FUNDING_HISTORY_LIMIT.min} to ${FUNDING_HISTORY_LIMIT.max}.`,
+      {
+        details: { parameter: 'limit' },
+        retryable: false,
+      },
+    );
   }
   const now = ctx.services.clock.now();
   const market = marketOfKind(ctx, asset, 'perpetual');

@@ -35,10 +35,14 @@ export async function portfolioEnvelope(ctx: GatewayContext): Promise<PublicEnve
   const ledgerBalances = (await ledger.balances(account.id)) ?? account.balances;
   // One read for every priced token; positions and pool entries (`kind:token`) stay unpriced.
   const tokens = Object.keys(ledgerBalances);
-  const marketOf = new Map(tokens.filter((t) => !DOLLARS.has(t.toUpperCase()) && !t.includes(':')).flatMap((t) => {
-    const m = reader.directory.resolve(t);
-    return m ? [[t, m] as const] : [];
-  }));
+  const marketOf = new Map(
+    tokens
+      .filter((t) => !DOLLARS.has(t.toUpperCase()) && !t.includes(':'))
+      .flatMap((t) => {
+        const m = reader.directory.resolve(t);
+        return m ? [[t, m] as const] : [];
+      }),
+  );
   const { views } = await reader.views([...new Set(marketOf.values())], now);
   const viewOf = new Map(views.filter((v) => DOLLARS.has(v.quote)).map((v) => [v.id, v]));
   let total = new Decimal(0);
@@ -52,6 +56,9 @@ export async function portfolioEnvelope(ctx: GatewayContext): Promise<PublicEnve
   });
   const used = [...new Set([...marketOf.values()].map((m) => viewOf.get(m.id)).filter((v) => v !== undefined))];
   // With nothing to price (dollars only) the answer is as fresh as the ledger: now.
-  const freshness = combineFreshness(used.map((v) => v.freshness), freshnessOf(now, 'healthy', MAX_AGE_MS.default, now));
+  const freshness = combineFreshness(
+    used.map((v) => v.freshness),
+    freshnessOf(now, 'healthy', MAX_AGE_MS.default, now),
+  );
   return publicEnvelope(ctx, { accountId: account.id, wallet: account.wallet, balances, totalValueUsd: total.toFixed(2) }, freshness, now);
 }

@@ -48,6 +48,9 @@ export async function protocolIntelligenceEnvelope(ctx: GatewayContext, protocol
     averageSupplyApy: supply.length ? sum(supply).div(supply.length).toFixed(4) : null,
     actions: protocol.actions.filter((a) => a.visibility !== 'hidden').map((a) => ({ id: a.id, certification: a.certification })),
   };
-  const freshness = combineFreshness(views.map((v) => v.freshness), missingFreshness('no_snapshot', health?.status ?? 'unknown', now));
+  const freshness = combineFreshness(
+    views.map((v) => v.freshness),
+    missingFreshness('no_snapshot', health?.status ?? 'unknown', now),
+  );
   return publicEnvelope(ctx, data, freshness, now);
 }

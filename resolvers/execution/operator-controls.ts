@@ -25,10 +25,16 @@ export async function applyControlChange(ctx: GatewayContext, c: ControlChange):
   if (c.protocolEnabled != null && !c.protocolId) throw bad('protocolId', 'is required with protocolEnabled');
   if (c.breakerOpen != null && !c.breakerSourceId) throw bad('breakerSourceId', 'is required with breakerOpen');
   if (c.certificationState != null) {
-    if (!(CERTIFICATION_STATES as readonly string[]).includes(c.certificationState)) throw bad('certificationState', `must be one of ${CERTIFICATION_STATES.join(', ')}`);
+    if (!(CERTIFICATION_STATES as readonly string[]).includes(c.certificationState))
+      throw bad('certificationState', `must be one of ${CERTIFICATION_STATES.join(', ')}`);
     if (!c.certificationProtocol || !c.certificationAction) throw bad('certificationAction', 'and certificationProtocol are required with certificationState');
     try {
-      protocols.setCertification(c.certificationProtocol, c.certificationAction, c.certificationState as CertificationState, new Date(clock.now()).toISOString());
+      protocols.setCertification(
+        c.certificationProtocol,
+        c.certificationAction,
+        c.certificationState as CertificationState,
+        new Date(clock.now()).toISOString(),
+      );
     } catch {
       throw bad('certificationAction', `is not an action of ${c.certificationProtocol}`);
     }

@@ -32,7 +32,9 @@ export async function statusEnvelope(ctx: GatewayContext): Promise<PublicEnvelop
   const sourceIds = [...new Set(markets.map((m) => m.sourceId))];
   const sources = sourceIds.map((id) => ({ ...(health.get(id) ?? unknownHealth(id)), markets: reader.directory.ofSource(id).length }));
   const freshness = combineFreshness(
-    sources.map((s) => (s.lastSuccessAt === null ? missingFreshness('no_snapshot', s.status, now) : freshnessOf(s.lastSuccessAt, s.status, MAX_AGE_MS.default, now))),
+    sources.map((s) =>
+      s.lastSuccessAt === null ? missingFreshness('no_snapshot', s.status, now) : freshnessOf(s.lastSuccessAt, s.status, MAX_AGE_MS.default, now),
+    ),
     missingFreshness('no_snapshot', 'unknown', now),
   );
   const status: GatewayStatus = {

@@ -41,5 +41,11 @@ export async function* followMarkets<K extends keyof GatewayEventMap>(
 export function freshnessUpdates(ctx: GatewayContext, asset: string | null | undefined): AsyncGenerator<MarketFreshness> {
   const markets = marketsFollowed(ctx, asset);
   const now = ctx.services.clock.now();
-  return followMarkets(ctx, 'freshness:changed', markets, (f) => f.marketId, () => ctx.services.reader.freshnessOf(markets, now));
+  return followMarkets(
+    ctx,
+    'freshness:changed',
+    markets,
+    (f) => f.marketId,
+    () => ctx.services.reader.freshnessOf(markets, now),
+  );
 }

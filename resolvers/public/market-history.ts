@@ -27,7 +27,10 @@ export interface HistoryArgs {
 const CODE = 'invalid_public_market_history_query';
 
 const dateTime = (name: string) =>
-  z.string().refine(isRfc3339, `'${name}' must be an RFC 3339 date-time such as 2026-01-31T00:00:00Z`).transform((s) => Date.parse(s));
+  z
+    .string()
+    .refine(isRfc3339, `'${name}' must be an RFC 3339 date-time such as 2026-01-31T00:00:00Z`)
+    .transform((s) => Date.parse(s));
 
 const historyQuery = z.object({
   resolution: z.enum(HISTORY_RESOLUTIONS, { error: `'resolution' must be one of ${HISTORY_RESOLUTIONS.join(', ')}` }).default('1d'),

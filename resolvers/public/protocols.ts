@@ -84,11 +84,7 @@ export async function protocolsEnvelope(ctx: GatewayContext): Promise<PublicEnve
     missingFreshness('no_snapshot', 'unknown', now),
   );
   if (ctx.http) {
-    ctx.http.etag = snapshotEtag([
-      JSON.stringify(views),
-      ...protocols.map((p) => `${health.get(p.sourceId)?.lastSuccessAt}`),
-      freshness.stale,
-    ]);
+    ctx.http.etag = snapshotEtag([JSON.stringify(views), ...protocols.map((p) => `${health.get(p.sourceId)?.lastSuccessAt}`), freshness.stale]);
   }
   return publicEnvelope(ctx, views, freshness, now);
 }

@@ -4,7 +4,13 @@ import { newApiKey, sha256Hex } from './api-key-secret.js';
 import { SCOPES, type Account, type ApiKeyRecord, type Scope } from './identity.js';
 
 /** Creates a key for an account; the secret is returned once and only its hash is stored. */
-export async function issueApiKey(store: IdentityStore, accountId: string, scopes: readonly Scope[], label: string | null, now: string): Promise<{ secret: string; record: ApiKeyRecord }> {
+export async function issueApiKey(
+  store: IdentityStore,
+  accountId: string,
+  scopes: readonly Scope[],
+  label: string | null,
+  now: string,
+): Promise<{ secret: string; record: ApiKeyRecord }> {
   if (!(await store.getAccount(accountId))) throw new Error(`no account '${accountId}'`);
   const secret = newApiKey();
   const record: ApiKeyRecord = {

@@ -27,7 +27,11 @@ export interface VerifiedSignature {
 }
 
 function refused(message: string, details: Record<string, unknown> = {}): GatewayError {
-  return new GatewayError(401, 'wallet_signature_invalid', message, { details, retryable: false, nextAction: 'Get a new nonce from POST /api/v1/auth/siwe/nonce and sign a new message.' });
+  return new GatewayError(401, 'wallet_signature_invalid', message, {
+    details,
+    retryable: false,
+    nextAction: 'Get a new nonce from POST /api/v1/auth/siwe/nonce and sign a new message.',
+  });
 }
 
 /**
@@ -65,7 +69,8 @@ export class WalletSessions {
       throw refused('The message is for another domain, expired or not yet valid.', { domain: fields.domain });
     }
     const issuedAt = fields.issuedAt.getTime();
-    if (!Number.isFinite(issuedAt) || issuedAt > now + CLOCK_SKEW_MS || now - issuedAt > maxAgeMs) throw refused(`The message must be signed within ${Math.round(maxAgeMs / 1000)} s.`);
+    if (!Number.isFinite(issuedAt) || issuedAt > now + CLOCK_SKEW_MS || now - issuedAt > maxAgeMs)
+      throw refused(`The message must be signed within ${Math.round(maxAgeMs / 1000)} s.`);
     if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) throw refused('The signature is malformed.');
     let valid = false;
     try {

@@ -60,7 +60,10 @@ async function main(argv: string[]): Promise<void> {
       }
       case 'list': {
         const keys = await store.listKeys(values.account);
-        for (const k of keys) process.stdout.write(`${JSON.stringify({ id: k.id, accountId: k.accountId, scopes: k.scopes, revoked: k.revoked, label: k.label, createdAt: k.createdAt })}\n`);
+        for (const k of keys)
+          process.stdout.write(
+            `${JSON.stringify({ id: k.id, accountId: k.accountId, scopes: k.scopes, revoked: k.revoked, label: k.label, createdAt: k.createdAt })}\n`,
+          );
         return;
       }
       case 'revoke': {
@@ -81,7 +84,12 @@ async function main(argv: string[]): Promise<void> {
           balances[m[1]!] = m[2]!;
         }
         const existing = await store.getAccount(values.id);
-        await store.putAccount({ id: values.id, wallet: values.wallet, balances: { ...existing?.balances, ...balances }, createdAt: existing?.createdAt ?? now });
+        await store.putAccount({
+          id: values.id,
+          wallet: values.wallet,
+          balances: { ...existing?.balances, ...balances },
+          createdAt: existing?.createdAt ?? now,
+        });
         process.stdout.write(`${JSON.stringify({ id: values.id, wallet: values.wallet })}\n`);
         return;
       }

@@ -28,7 +28,12 @@ const INFO: Record<ContractAudience, { title: string; description: string }> = {
  * (enums, bounds, defaults), the envelope and error schemas as components, every declared error
  * status, security, and nullability from the GraphQL schema.
  */
-export function buildContractOpenApi(sofaDoc: OpenApiDocument, routes: readonly RouteSpec[], schema: GraphQLSchema, audience: ContractAudience): OpenApiDocument {
+export function buildContractOpenApi(
+  sofaDoc: OpenApiDocument,
+  routes: readonly RouteSpec[],
+  schema: GraphQLSchema,
+  audience: ContractAudience,
+): OpenApiDocument {
   const paths: Record<string, any> = {};
   // Spec, Versioning: internal routes are excluded from the contract.
   for (const route of routes.filter((r) => (audience === 'full' && r.visibility !== 'internal') || r.visibility === 'public')) {
@@ -76,7 +81,11 @@ export function buildContractOpenApi(sofaDoc: OpenApiDocument, routes: readonly 
       responses: Object.fromEntries(
         Object.entries(SHARED_ERROR_STATUSES).map(([status, description]) => [
           `Error${status}`,
-          { description, content: errorContent, ...(status === '429' ? { headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } } } : {}) },
+          {
+            description,
+            content: errorContent,
+            ...(status === '429' ? { headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } } } : {}),
+          },
         ]),
       ),
     },

@@ -94,7 +94,13 @@ export const PUBLIC_ROUTES: readonly RouteSpec[] = [
       resolution: { type: 'string', enum: HISTORY_RESOLUTIONS, default: '1d', description: 'Candle interval.' },
       from: { type: 'string', format: 'date-time', description: 'Inclusive lower bound (RFC 3339).' },
       to: { type: 'string', format: 'date-time', description: 'Inclusive upper bound (RFC 3339); defaults to the request time.' },
-      limit: { type: 'integer', minimum: HISTORY_LIMIT.min, maximum: HISTORY_LIMIT.max, default: HISTORY_LIMIT.default, description: 'Maximum points; the most recent win.' },
+      limit: {
+        type: 'integer',
+        minimum: HISTORY_LIMIT.min,
+        maximum: HISTORY_LIMIT.max,
+        default: HISTORY_LIMIT.default,
+        description: 'Maximum points; the most recent win.',
+      },
     },
     errors: { 404: { description: 'Unknown market: a stale, empty history envelope.', envelope: true } },
     invalidInputCode: 'invalid_public_market_history_query',
@@ -431,7 +437,7 @@ export const EXECUTION_ROUTES: readonly RouteSpec[] = [
     idempotent: true,
     security: 'wallet_session',
     pathParams: { keyId: 'An API key id.' },
-    summary: 'Revokes one of the account\'s API keys; effective on the next request.',
+    summary: "Revokes one of the account's API keys; effective on the next request.",
     errors: { 404: { description: 'No such key for this account.', code: 'api_key_not_found' } },
   }),
   executionRoute({

@@ -19,8 +19,7 @@ export type StaleReason = 'max_age_exceeded' | 'source_down' | 'no_snapshot' | '
  */
 export function freshnessOf(asOf: number, sourceStatus: SourceStatus, maxAgeMs: number, now: number): Freshness {
   const freshnessMs = Math.max(0, now - asOf);
-  const staleReason: StaleReason | null =
-    sourceStatus === 'down' ? 'source_down' : freshnessMs > maxAgeMs ? 'max_age_exceeded' : null;
+  const staleReason: StaleReason | null = sourceStatus === 'down' ? 'source_down' : freshnessMs > maxAgeMs ? 'max_age_exceeded' : null;
   return { asOf: new Date(asOf).toISOString(), freshnessMs, stale: staleReason !== null, staleReason, sourceStatus };
 }
 

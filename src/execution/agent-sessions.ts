@@ -9,7 +9,10 @@ import type { AgentSession } from './execution-types.js';
 import { activeSessions } from './gate-checks.js';
 
 const MAX_SESSION_MS = 30 * 24 * 3_600_000;
-const positive = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string').refine((v) => new Decimal(v).gt(0), 'must be greater than zero');
+const positive = z
+  .string()
+  .regex(/^\d+(\.\d+)?$/, 'must be a decimal string')
+  .refine((v) => new Decimal(v).gt(0), 'must be greater than zero');
 const list = z.array(z.string().min(1).max(64)).min(1).max(50);
 
 const activation = z.object({
@@ -19,7 +22,11 @@ const activation = z.object({
   assets: list,
   maxOrderNotional: positive,
   maxPeriodNotional: positive,
-  periodSeconds: z.number().int().min(60).max(30 * 86_400),
+  periodSeconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400),
   startsAt: z.string().refine(isRfc3339, 'must be an RFC 3339 date-time').optional(),
   expiresAt: z.string().refine(isRfc3339, 'must be an RFC 3339 date-time'),
 });
@@ -37,7 +44,11 @@ export class AgentSessions {
   constructor(private readonly deps: ExecutionDeps) {}
 
   async activate(principal: Principal, input: unknown): Promise<AgentSession> {
-    if (principal.kind !== 'wallet') throw new GatewayError(403, 'POLICY_DENIED', 'Agent sessions are activated by a wallet session.', { details: { gate: 'authority', check: 'wallet_session' }, retryable: false });
+    if (principal.kind !== 'wallet')
+      throw new GatewayError(403, 'POLICY_DENIED', 'Agent sessions are activated by a wallet session.', {
+        details: { gate: 'authority', check: 'wallet_session' },
+        retryable: false,
+      });
     const parsed = activation.safeParse(input);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
@@ -50,7 +61,9 @@ export class AgentSessions {
     if (!key.scopes.includes('execute:live')) throw invalid('apiKeyId', 'lacks the execute:live scope');
     const visible = this.deps.protocols.visibleProtocols();
     for (const p of a.protocols) if (!visible.some((v) => v.id === p)) throw invalid('protocols', `names an unknown protocol ${p}`);
-    for (const action of a.actions) if (!visible.some((v) => a.protocols.includes(v.id) && v.actions.some((x) => x.id === action))) throw invalid('actions', `names ${action}, not an action of the chosen protocols`);
+    for (const action of a.actions)
+      if (!visible.some((v) => a.protocols.includes(v.id) && v.actions.some((x) => x.id === action)))
+        throw invalid('actions', `names ${action}, not an action of the chosen protocols`);
     if (new Decimal(a.maxOrderNotional).gt(a.maxPeriodNotional)) throw invalid('maxOrderNotional', 'must not exceed maxPeriodNotional');
     const startsAt = a.startsAt ? Date.parse(a.startsAt) : now;
     const expiresAt = Date.parse(a.expiresAt);
@@ -86,8 +99,10 @@ export class AgentSessions {
 
   async revoke(principal: Principal, id: string): Promise<AgentSession> {
     const session = await this.deps.agentSessions.get(id);
-    if (!session || session.accountId !== principal.account.id) throw new GatewayError(404, 'agent_session_not_found', `No agent session ${id} for this account.`, { retryable: false });
-    if (principal.kind === 'key' && principal.key.id !== session.apiKeyId) throw new GatewayError(403, 'POLICY_DENIED', 'A key may revoke only its own sessions.', { details: { gate: 'authority' }, retryable: false });
+    if (!session || session.accountId !== principal.account.id)
+      throw new GatewayError(404, 'agent_session_not_found', `No agent session ${id} for this account.`, { retryable: false });
+    if (principal.kind === 'key' && principal.key.id !== session.apiKeyId)
+      throw new GatewayError(403, 'POLICY_DENIED', 'A key may revoke only its own sessions.', { details: { gate: 'authority' }, retryable: false });
     const revoked = { ...session, revokedAt: session.revokedAt ?? this.deps.clock.now() };
     await this.deps.agentSessions.put(revoked);
     await this.deps.audit.record(session.accountId, 'agent_session_revoked', null, { agentSessionId: id });

@@ -49,7 +49,11 @@ export class Approvals {
 
   async create(principal: Principal, input: unknown): Promise<Approval> {
     const { deps } = this;
-    if (principal.kind !== 'wallet') throw new GatewayError(403, 'POLICY_DENIED', 'Approvals are created by a wallet session.', { details: { gate: 'authority', check: 'wallet_session' }, retryable: false });
+    if (principal.kind !== 'wallet')
+      throw new GatewayError(403, 'POLICY_DENIED', 'Approvals are created by a wallet session.', {
+        details: { gate: 'authority', check: 'wallet_session' },
+        retryable: false,
+      });
     const instruction = parseInstruction(input);
     resolveTarget(deps, instruction);
     const hash = instructionHash(instruction);
@@ -70,7 +74,11 @@ export class Approvals {
       executionId: null,
     };
     await deps.approvals.create(approval);
-    await deps.audit.record(approval.accountId, 'approval_created', instruction.referenceId, { approvalId: approval.id, instructionHash: hash, expiresAt: approval.expiresAt });
+    await deps.audit.record(approval.accountId, 'approval_created', instruction.referenceId, {
+      approvalId: approval.id,
+      instructionHash: hash,
+      expiresAt: approval.expiresAt,
+    });
     deps.events.publish('approval:updated', approval);
     return approval;
   }
@@ -83,15 +91,27 @@ export class Approvals {
 
   async decide(principal: Principal, id: string, decision: 'approve' | 'reject', message: string, signature: string): Promise<Approval> {
     const { deps } = this;
-    if (principal.kind !== 'wallet') throw new GatewayError(403, 'POLICY_DENIED', 'Approvals are decided by a wallet session.', { details: { gate: 'authority', check: 'wallet_session' }, retryable: false });
+    if (principal.kind !== 'wallet')
+      throw new GatewayError(403, 'POLICY_DENIED', 'Approvals are decided by a wallet session.', {
+        details: { gate: 'authority', check: 'wallet_session' },
+        retryable: false,
+      });
     const approval = await this.get(principal.account.id, id);
     const now = deps.clock.now();
     const state = effectiveState(approval, now);
     if (state !== 'pending') {
-      throw new GatewayError(409, 'approval_not_pending', `The approval is ${state}.`, { details: { state }, retryable: false, nextAction: 'Create a new approval.' });
+      throw new GatewayError(409, 'approval_not_pending', `The approval is ${state}.`, {
+        details: { state },
+        retryable: false,
+        nextAction: 'Create a new approval.',
+      });
     }
     const denied = (reason: string) =>
-      new GatewayError(403, 'POLICY_DENIED', reason, { details: { gate: 'authority', check: 'wallet_reauthentication' }, retryable: false, nextAction: 'Get a nonce and sign the signing request again.' });
+      new GatewayError(403, 'POLICY_DENIED', reason, {
+        details: { gate: 'authority', check: 'wallet_reauthentication' },
+        retryable: false,
+        nextAction: 'Get a nonce and sign the signing request again.',
+      });
     let signed;
     try {
       signed = await this.wallets.verifySignedMessage(message, signature, FRESH_SIGNATURE_MS);
@@ -105,7 +125,11 @@ export class Approvals {
     }
     const decided = await deps.approvals.decide(id, decision === 'approve' ? 'approved' : 'rejected', now);
     if (!decided) throw new GatewayError(409, 'approval_not_pending', 'The approval was decided meanwhile.', { retryable: false });
-    await deps.audit.record(decided.accountId, 'approval_decided', String(decided.instruction.referenceId ?? ''), { approvalId: id, decision: decided.state, instructionHash: decided.instructionHash });
+    await deps.audit.record(decided.accountId, 'approval_decided', String(decided.instruction.referenceId ?? ''), {
+      approvalId: id,
+      decision: decided.state,
+      instructionHash: decided.instructionHash,
+    });
     deps.events.publish('approval:updated', decided);
     return decided;
   }

@@ -6,7 +6,9 @@ export const GENESIS_HASH = '0'.repeat(64);
 
 /** Hash of an entry: SHA-256 over the RFC 8785 canonical JSON of everything but `hash`. */
 export function auditHash(entry: Omit<AuditEntry, 'hash'>): string {
-  return createHash('sha256').update(canonicalize(entry) ?? '').digest('hex');
+  return createHash('sha256')
+    .update(canonicalize(entry) ?? '')
+    .digest('hex');
 }
 
 /** Verifies a chain read oldest first: each entry hashes correctly and links to the previous. */

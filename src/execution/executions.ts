@@ -107,7 +107,14 @@ export class Executions {
     const claim = await deps.idempotency.claim(key, hash, PENDING_CLAIM_TTL_MS);
     if (!claim.claimed) {
       if (claim.fingerprint === hash && claim.value) return { execution: await this.get(account.id, claim.value), replayed: true };
-      return refuse(block('idempotency', 'IDEMPOTENCY_CONFLICT', 'in_progress', claim.fingerprint === hash ? 'This referenceId is being executed.' : 'This referenceId is taken by a different instruction.'));
+      return refuse(
+        block(
+          'idempotency',
+          'IDEMPOTENCY_CONFLICT',
+          'in_progress',
+          claim.fingerprint === hash ? 'This referenceId is being executed.' : 'This referenceId is taken by a different instruction.',
+        ),
+      );
     }
 
     const id = `exe_${randomUUID()}`;
@@ -120,7 +127,9 @@ export class Executions {
         }
       } else if (authority.session && !(await this.agentSessions.spend(authority.session, quote.notionalUsd, deps.clock.now()))) {
         await deps.idempotency.release(key, hash);
-        return refuse(block('authority', 'POLICY_DENIED', 'period_cap', `The order would pass the session cap of ${authority.session.maxPeriodNotional} USD per period.`));
+        return refuse(
+          block('authority', 'POLICY_DENIED', 'period_cap', `The order would pass the session cap of ${authority.session.maxPeriodNotional} USD per period.`),
+        );
       }
     } catch (err) {
       await deps.idempotency.release(key, hash).catch(() => undefined);
@@ -163,7 +172,10 @@ export class Executions {
         await this.advance(execution, 'rejected', fill.reason);
       } else {
         const applied = await deps.ledger.apply(account.id, fill.changes, quote.mayGoNegative);
-        const breach = applied.ok && target.venue.afterFill ? await target.venue.afterFill(instruction, { ...ctx, balances: (await deps.ledger.balances(account.id)) ?? {} }) : null;
+        const breach =
+          applied.ok && target.venue.afterFill
+            ? await target.venue.afterFill(instruction, { ...ctx, balances: (await deps.ledger.balances(account.id)) ?? {} })
+            : null;
         if (!applied.ok) {
           await this.advance(execution, 'rejected', `Insufficient ${applied.token} at fill: ${applied.available} available, ${applied.required} needed.`);
         } else if (breach) {

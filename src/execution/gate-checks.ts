@@ -22,7 +22,8 @@ export function resolveTarget(deps: ExecutionDeps, i: ExecutionInstruction): { p
 }
 
 export function checkFeatureFlag(deps: ExecutionDeps, protocol: ProtocolDefinition): GateVerdict {
-  if (!deps.controls.isExecutionEnabled()) return block('feature_flag', 'EXECUTION_DISABLED', 'execution_enabled', 'Execution is disabled in this environment.');
+  if (!deps.controls.isExecutionEnabled())
+    return block('feature_flag', 'EXECUTION_DISABLED', 'execution_enabled', 'Execution is disabled in this environment.');
   const reason = deps.controls.protocolDisabledReason(protocol.id);
   if (reason) return block('feature_flag', 'EXECUTION_DISABLED', 'protocol_enabled', `Execution on ${protocol.id} is disabled: ${reason}.`);
   return pass('feature_flag');
@@ -31,7 +32,8 @@ export function checkFeatureFlag(deps: ExecutionDeps, protocol: ProtocolDefiniti
 export function checkCertification(protocol: ProtocolDefinition, action: ActionDefinition): GateVerdict {
   if (protocol.certification !== 'certified') return block('certification', 'ACTION_NOT_CERTIFIED', protocol.certification, `${protocol.id} is not certified.`);
   if (action.certification === 'canary') return block('certification', 'ACTION_CANARY_ONLY', 'canary', `${protocol.id}/${action.id} is canary-only.`);
-  if (action.certification !== 'certified') return block('certification', 'ACTION_NOT_CERTIFIED', action.certification, `${protocol.id}/${action.id} is ${action.certification.replace(/_/g, ' ')}.`);
+  if (action.certification !== 'certified')
+    return block('certification', 'ACTION_NOT_CERTIFIED', action.certification, `${protocol.id}/${action.id} is ${action.certification.replace(/_/g, ' ')}.`);
   return pass('certification');
 }
 
@@ -50,7 +52,13 @@ export async function checkVenue(deps: ExecutionDeps, protocol: ProtocolDefiniti
   const market = quote && deps.reader.directory.resolve(quote.marketId);
   if (market) {
     const { freshness } = await deps.reader.freshness(market, now);
-    if (freshness.stale) return block('venue', 'VENUE_UNHEALTHY', 'market_data_stale', `Market data for ${market.id} is stale (${freshness.freshnessMs} ms old); it is not an execution signal.`);
+    if (freshness.stale)
+      return block(
+        'venue',
+        'VENUE_UNHEALTHY',
+        'market_data_stale',
+        `Market data for ${market.id} is stale (${freshness.freshnessMs} ms old); it is not an execution signal.`,
+      );
     const book = market.hasOrderBook ? await deps.cache.getOrderBook(market.id) : undefined;
     if (book && orderBookView(market, book, status, now).freshness.stale) {
       return block('venue', 'VENUE_UNHEALTHY', 'market_data_stale', `The order book of ${market.id} is stale; it is not an execution signal.`);
@@ -86,25 +94,48 @@ export async function checkAuthority(
   approvalId: string | undefined,
   now: number,
 ): Promise<AuthorityResult> {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(account.wallet)) return { verdict: block('authority', 'POLICY_DENIED', 'wallet_readiness', 'The account has no ready wallet.') };
+  if (!/^0x[0-9a-fA-F]{40}$/.test(account.wallet))
+    return { verdict: block('authority', 'POLICY_DENIED', 'wallet_readiness', 'The account has no ready wallet.') };
   try {
     if (approvalId !== undefined) {
       // Spec: approvals are the interactive path; API-key clients execute within agent sessions.
-      if (principal.kind !== 'wallet') return { verdict: block('authority', 'POLICY_DENIED', 'approval', 'Approvals are submitted by the wallet session that approved them; API keys execute within an agent session.') };
+      if (principal.kind !== 'wallet')
+        return {
+          verdict: block(
+            'authority',
+            'POLICY_DENIED',
+            'approval',
+            'Approvals are submitted by the wallet session that approved them; API keys execute within an agent session.',
+          ),
+        };
       const approval = await deps.approvals.get(approvalId);
-      if (!approval || approval.accountId !== account.id) return { verdict: block('authority', 'POLICY_DENIED', 'approval', 'No such approval for this account.') };
-      if (approval.instructionHash !== hash) return { verdict: block('authority', 'POLICY_DENIED', 'approval', 'The approval was given for a different instruction.') };
-      if (approval.expiresAt <= now && approval.state !== 'consumed') return { verdict: block('authority', 'POLICY_DENIED', 'approval', 'The approval has expired.') };
+      if (!approval || approval.accountId !== account.id)
+        return { verdict: block('authority', 'POLICY_DENIED', 'approval', 'No such approval for this account.') };
+      if (approval.instructionHash !== hash)
+        return { verdict: block('authority', 'POLICY_DENIED', 'approval', 'The approval was given for a different instruction.') };
+      if (approval.expiresAt <= now && approval.state !== 'consumed')
+        return { verdict: block('authority', 'POLICY_DENIED', 'approval', 'The approval has expired.') };
       if (approval.state !== 'approved') return { verdict: block('authority', 'POLICY_DENIED', 'approval', `The approval is ${approval.state}.`) };
       return { verdict: pass('authority', 'exact approval'), approval };
     }
-    if (principal.kind === 'wallet') return { verdict: block('authority', 'POLICY_DENIED', 'approval', 'An interactive submission needs an approved approvalId.') };
+    if (principal.kind === 'wallet')
+      return { verdict: block('authority', 'POLICY_DENIED', 'approval', 'An interactive submission needs an approved approvalId.') };
     const sessions = await activeSessions(deps, account.id, principal.key.id, now);
     const asset = i.assetIn.token.toUpperCase();
-    const covering = sessions.find((s) => s.protocols.includes(i.protocol) && s.actions.includes(i.action) && s.assets.map((a) => a.toUpperCase()).includes(asset));
-    if (!covering) return { verdict: block('authority', 'POLICY_DENIED', 'agent_session', 'No active agent session of this key covers this protocol, action and asset.') };
+    const covering = sessions.find(
+      (s) => s.protocols.includes(i.protocol) && s.actions.includes(i.action) && s.assets.map((a) => a.toUpperCase()).includes(asset),
+    );
+    if (!covering)
+      return { verdict: block('authority', 'POLICY_DENIED', 'agent_session', 'No active agent session of this key covers this protocol, action and asset.') };
     if (quote && new Decimal(quote.notionalUsd).gt(covering.maxOrderNotional)) {
-      return { verdict: block('authority', 'POLICY_DENIED', 'order_cap', `The order notional ${quote.notionalUsd} USD exceeds the session cap of ${covering.maxOrderNotional} USD per order.`) };
+      return {
+        verdict: block(
+          'authority',
+          'POLICY_DENIED',
+          'order_cap',
+          `The order notional ${quote.notionalUsd} USD exceeds the session cap of ${covering.maxOrderNotional} USD per order.`,
+        ),
+      };
     }
     return { verdict: pass('authority', 'agent session'), session: covering };
   } catch (err) {
@@ -127,14 +158,19 @@ export async function checkBalance(deps: ExecutionDeps, account: Account, quote:
   for (const [token, delta] of Object.entries(quote.changes)) {
     if (quote.mayGoNegative.includes(token)) continue;
     const after = new Decimal(balances[token] ?? 0).plus(delta);
-    if (after.isNeg()) return block('balance', 'INSUFFICIENT_BALANCE', 'ledger', `Needs ${new Decimal(delta).neg()} ${token}; ${balances[token] ?? '0'} available.`);
+    if (after.isNeg())
+      return block('balance', 'INSUFFICIENT_BALANCE', 'ledger', `Needs ${new Decimal(delta).neg()} ${token}; ${balances[token] ?? '0'} available.`);
   }
   if (quote.insufficient) return block('balance', 'INSUFFICIENT_BALANCE', 'collateral', quote.insufficient);
   return pass('balance');
 }
 
 /** A venue that cannot price right now counts as unhealthy, never as a crash. */
-export async function quoteOrBlock(venue: ExecutionVenue, i: ExecutionInstruction, ctx: Parameters<ExecutionVenue['quote']>[1]): Promise<{ quote?: Quote; verdict?: GateVerdict }> {
+export async function quoteOrBlock(
+  venue: ExecutionVenue,
+  i: ExecutionInstruction,
+  ctx: Parameters<ExecutionVenue['quote']>[1],
+): Promise<{ quote?: Quote; verdict?: GateVerdict }> {
   try {
     return { quote: await venue.quote(i, ctx) };
   } catch (e) {

@@ -36,7 +36,11 @@ export type ExecutionInstruction = z.infer<typeof instructionSchema>;
 function withoutEmpty(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutEmpty);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => [k, withoutEmpty(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== null && v !== undefined)
+        .map(([k, v]) => [k, withoutEmpty(v)]),
+    );
   }
   return value;
 }
@@ -55,7 +59,9 @@ export function parseInstruction(input: unknown): ExecutionInstruction {
 
 /** The exact instruction hash: SHA-256 over the RFC 8785 canonical JSON of the request without approvalId. */
 export function instructionHash(instruction: ExecutionInstruction): string {
-  return createHash('sha256').update(canonicalize(instruction) ?? '').digest('hex');
+  return createHash('sha256')
+    .update(canonicalize(instruction) ?? '')
+    .digest('hex');
 }
 
 /** A field an action needs but the instruction lacks or gets wrong: 400 naming it. */

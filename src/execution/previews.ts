@@ -101,7 +101,10 @@ export class Previews {
       return { preview, replayed: false };
     } catch (e) {
       await deps.idempotency.release(key, hash);
-      await deps.audit.record(account.id, 'preview_refused', instruction.referenceId, { code: e instanceof GatewayError ? e.code : 'internal_error', instructionHash: hash });
+      await deps.audit.record(account.id, 'preview_refused', instruction.referenceId, {
+        code: e instanceof GatewayError ? e.code : 'internal_error',
+        instructionHash: hash,
+      });
       throw e;
     }
   }

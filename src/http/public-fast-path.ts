@@ -114,7 +114,14 @@ export class PublicFastPath {
     return true;
   }
 
-  private async serve(req: IncomingMessage, res: ServerResponse, requestId: string, op: PublicOperation, params: Record<string, string>, query: string | undefined): Promise<void> {
+  private async serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    op: PublicOperation,
+    params: Record<string, string>,
+    query: string | undefined,
+  ): Promise<void> {
     const { route } = op;
     const cors = corsHeaders(req);
     // Order as on the Yoga path: contract guard, then rate limit, then Sofa.

@@ -20,7 +20,8 @@ export function restErrorOutcome(errors: readonly unknown[], scope: RequestScope
   if (gateway) {
     const headers: Record<string, string> = gateway.options.retryAfter !== undefined ? { 'retry-after': String(gateway.options.retryAfter) } : {};
     // RFC 6750: say which bearer problem it is.
-    if (gateway.status === 401) headers['www-authenticate'] = `Bearer realm="gateway", error="${gateway.code === 'insufficient_scope' ? 'insufficient_scope' : 'invalid_token'}"`;
+    if (gateway.status === 401)
+      headers['www-authenticate'] = `Bearer realm="gateway", error="${gateway.code === 'insufficient_scope' ? 'insufficient_scope' : 'invalid_token'}"`;
     return errorOutcome(gateway.status, errorResponse(gateway.status, gateway.code, gateway.message, requestId, gateway.options), headers);
   }
   const status = first?.extensions?.http?.status;

@@ -1,5 +1,16 @@
 import { buildOperationNodeForField } from '@graphql-tools/utils';
-import { GraphQLBoolean, isEqualType, isInputObjectType, isScalarType, Kind, OperationTypeNode, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type TypeNode } from 'graphql';
+import {
+  GraphQLBoolean,
+  isEqualType,
+  isInputObjectType,
+  isScalarType,
+  Kind,
+  OperationTypeNode,
+  type DocumentNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type TypeNode,
+} from 'graphql';
 import { parse as qsParse } from 'qs';
 import type { GatewaySofa } from './use-sofa-routes.js';
 

@@ -28,17 +28,24 @@ export function useContractRoutes(routes: readonly RouteSpec[], graphqlEndpoint:
       }
       if (matches.length === 0) {
         return endResponse(
-          errorJson(404, errorResponse(404, 'route_not_found', `No route ${request.method} ${path}.`, requestId, {
-            retryable: false,
-            nextAction: 'See the contract at GET /api/v1/public/openapi.public.json.',
-          })),
+          errorJson(
+            404,
+            errorResponse(404, 'route_not_found', `No route ${request.method} ${path}.`, requestId, {
+              retryable: false,
+              nextAction: 'See the contract at GET /api/v1/public/openapi.public.json.',
+            }),
+          ),
         );
       }
       const match = matches.find((m) => m.route.method === request.method);
       if (!match) {
         const allow = [...new Set(matches.map((m) => m.route.method))].join(', ');
         return endResponse(
-          errorJson(405, errorResponse(405, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allow}.`, requestId, { retryable: false }), { allow }),
+          errorJson(
+            405,
+            errorResponse(405, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allow}.`, requestId, { retryable: false }),
+            { allow },
+          ),
         );
       }
       if (scope) scope.route = match.route;

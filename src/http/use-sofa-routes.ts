@@ -10,9 +10,7 @@ import { sofaErrorHandler } from './sofa-error-handler.js';
 
 /** Sofa's route table, derived from the registry: one row per contract route. */
 export function sofaRoutes(): Record<string, { method: (typeof ROUTES)[number]['method']; path: string; tags: string[]; description: string }> {
-  return Object.fromEntries(
-    ROUTES.map((r) => [r.field, { method: r.method, path: sofaPath(r), tags: [r.visibility], description: r.summary }]),
-  );
+  return Object.fromEntries(ROUTES.map((r) => [r.field, { method: r.method, path: sofaPath(r), tags: [r.visibility], description: r.summary }]));
 }
 
 /** Sofa's configuration as built for the current schema: its schema, models, ignore list and depth limit. */

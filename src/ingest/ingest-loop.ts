@@ -63,7 +63,10 @@ export class IngestLoop {
     } catch (err) {
       if (this.storesFailing) return;
       this.storesFailing = true;
-      this.deps.logger.warn({ round, err: err instanceof Error ? err.message : String(err) }, 'ingest round failed (stores unreachable?); retrying on the next one');
+      this.deps.logger.warn(
+        { round, err: err instanceof Error ? err.message : String(err) },
+        'ingest round failed (stores unreachable?); retrying on the next one',
+      );
     }
   }
 

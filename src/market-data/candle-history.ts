@@ -33,9 +33,7 @@ export interface HistoryRequest {
 
 /** The coarsest stored tier whose resolution divides the requested one. */
 export function sourceTierFor(tiers: readonly CandleTier[], resolutionMs: number): CandleTier | undefined {
-  return [...tiers]
-    .filter((t) => resolutionMs % t.resolutionMs === 0)
-    .sort((a, b) => b.resolutionMs - a.resolutionMs)[0];
+  return [...tiers].filter((t) => resolutionMs % t.resolutionMs === 0).sort((a, b) => b.resolutionMs - a.resolutionMs)[0];
 }
 
 /**

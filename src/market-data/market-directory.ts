@@ -27,7 +27,10 @@ export class MarketDirectory {
 
   /** Like `resolve`, among the markets of one kind (BTC as a perpetual, USDC as a lending pool). */
   resolveOfKind(assetOrId: string, kind: MarketDefinition['kind']): MarketDefinition | undefined {
-    return findMarket(this.markets.filter((m) => m.kind === kind), assetOrId);
+    return findMarket(
+      this.markets.filter((m) => m.kind === kind),
+      assetOrId,
+    );
   }
 
   ofSource(sourceId: string): MarketDefinition[] {

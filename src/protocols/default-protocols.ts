@@ -1,7 +1,12 @@
 import type { ActionDefinition, ProtocolDefinition } from './protocol.js';
 
 const since = '2026-10-01T00:00:00.000Z';
-const action = (id: string, name: string, certification: ActionDefinition['certification'], visibility: ActionDefinition['visibility'] = 'public'): ActionDefinition => ({
+const action = (
+  id: string,
+  name: string,
+  certification: ActionDefinition['certification'],
+  visibility: ActionDefinition['visibility'] = 'public',
+): ActionDefinition => ({
   id,
   name,
   visibility,

@@ -24,7 +24,12 @@ export interface ApprovalStore {
    * Consumes an approved, unexpired approval of exactly this instruction, atomically: of any
    * number of concurrent callers at most one gets `consumed`.
    */
-  consume(id: string, instructionHash: string, executionId: string, now: number): Promise<'consumed' | 'not_found' | 'not_approved' | 'expired' | 'hash_mismatch' | 'already_consumed'>;
+  consume(
+    id: string,
+    instructionHash: string,
+    executionId: string,
+    now: number,
+  ): Promise<'consumed' | 'not_found' | 'not_approved' | 'expired' | 'hash_mismatch' | 'already_consumed'>;
 }
 
 export interface ExecutionStore {
@@ -60,7 +65,11 @@ export interface LedgerStore {
    * Applies signed changes; refuses the whole change when a key not in `mayGoNegative` would
    * fall below zero, naming the first short token.
    */
-  apply(accountId: string, changes: Record<string, string>, mayGoNegative: readonly string[]): Promise<{ ok: true } | { ok: false; token: string; available: string; required: string }>;
+  apply(
+    accountId: string,
+    changes: Record<string, string>,
+    mayGoNegative: readonly string[],
+  ): Promise<{ ok: true } | { ok: false; token: string; available: string; required: string }>;
 }
 
 /** Append-only, hash-chained per account. */

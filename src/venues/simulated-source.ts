@@ -40,9 +40,7 @@ export class SimulatedSource implements MarketDataSource {
     const quotes = this.listed.map((m) => quoteOf(m, now, since));
     // A degraded venue still quotes prices but stops publishing books.
     const books =
-      this.fault === 'degraded'
-        ? []
-        : this.listed.filter((m) => m.hasOrderBook).map((m) => ({ marketId: m.id, sourceTime: now, ...bookOf(m, now) }));
+      this.fault === 'degraded' ? [] : this.listed.filter((m) => m.hasOrderBook).map((m) => ({ marketId: m.id, sourceTime: now, ...bookOf(m, now) }));
     return { quotes, books, degraded: this.fault === 'degraded' };
   }
 }

@@ -10,7 +10,7 @@ const POLL_INTERVAL_MS: Record<string, number> = {
 
 /** One simulated source per protocol in the catalogue. */
 export function createSimulatedSources(): SimulatedSource[] {
-  const bySource = new Map<string, typeof SIMULATED_MARKETS[number][]>();
+  const bySource = new Map<string, (typeof SIMULATED_MARKETS)[number][]>();
   for (const m of SIMULATED_MARKETS) bySource.set(m.sourceId, [...(bySource.get(m.sourceId) ?? []), m]);
   return [...bySource].map(([id, markets]) => new SimulatedSource(id, markets, POLL_INTERVAL_MS[id] ?? 2_000));
 }

@@ -52,7 +52,11 @@ export function candleStoreContract(name: string, make: () => Promise<CandleStor
       const store = await make();
       const minuteTier = store.tiers.find((t) => t.resolutionMs === MIN)!;
       const now = minuteTier.retentionMs + 10 * MIN;
-      await store.putCandles('P', MIN, [0, 9, 10, 11].map((i) => ({ start: i * MIN, open: '1', high: '1', low: '1', close: '1', volume: '1' })));
+      await store.putCandles(
+        'P',
+        MIN,
+        [0, 9, 10, 11].map((i) => ({ start: i * MIN, open: '1', high: '1', low: '1', close: '1', volume: '1' })),
+      );
       await store.prune(now);
       expect(await store.earliest('P', MIN)).toBe(10 * MIN);
     });

@@ -147,7 +147,9 @@ export function executionStoresContract(name: string, make: () => Promise<Execut
 
     it('audit: an append-only hash chain, concurrent appends included', async () => {
       const { audit } = await make();
-      await Promise.all(Array.from({ length: 20 }, (_, i) => audit.append('acct', { at: new Date(NOW).toISOString(), type: 'preview', referenceId: `r${i}`, details: { i } })));
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) => audit.append('acct', { at: new Date(NOW).toISOString(), type: 'preview', referenceId: `r${i}`, details: { i } })),
+      );
       await audit.append('other', { at: new Date(NOW).toISOString(), type: 'x', referenceId: null, details: {} });
       const entries = await audit.list('acct', 100);
       expect(entries.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));

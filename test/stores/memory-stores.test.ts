@@ -21,6 +21,9 @@ snapshotCacheContract('memory', async () => new MemorySnapshotCache());
 fundingStoreContract('memory', async (retention) => new MemoryFundingStore(retention));
 identityStoreContract('memory', async () => new MemoryIdentityStore());
 identityStoreContract('file', async () => new FileIdentityStore(join(mkdtempSync(join(tmpdir(), 'gw-identities-')), 'identities.json')));
-rateLimiterContract('memory', async () => new FlexibleRateLimiter((p) => new RateLimiterMemory({ points: p.points, duration: p.windowSeconds, keyPrefix: p.name })));
+rateLimiterContract(
+  'memory',
+  async () => new FlexibleRateLimiter((p) => new RateLimiterMemory({ points: p.points, duration: p.windowSeconds, keyPrefix: p.name })),
+);
 
 executionStoresContract('memory', async () => memoryExecutionStores());

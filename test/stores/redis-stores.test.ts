@@ -24,7 +24,6 @@ afterAll(() => connections.cleanup());
 /** Each store gets a prefix of its own, so every contract test starts from an empty Redis. */
 const fresh = () => connections.open(uniquePrefix('stores'));
 
-
 async function listeningCache(redis: RedisConnection) {
   const cache = new RedisSnapshotCache(redis);
   await cache.listen();
@@ -86,7 +85,11 @@ describe.skipIf(!available)('Redis stores', () => {
       const subscriber = createGatewayEvents(createRedisEventTarget<GatewayEventMap>(b, silentLogger));
       const iterator = subscriber.subscribe('freshness:changed')[Symbol.asyncIterator]();
       const next = iterator.next();
-      const payload = { marketId: 'BTC-PERP', asset: 'BTC', freshness: { asOf: '2026-01-01T00:00:00.000Z', freshnessMs: 5, stale: false, staleReason: null, sourceStatus: 'healthy' as const } };
+      const payload = {
+        marketId: 'BTC-PERP',
+        asset: 'BTC',
+        freshness: { asOf: '2026-01-01T00:00:00.000Z', freshnessMs: 5, stale: false, staleReason: null, sourceStatus: 'healthy' as const },
+      };
       // The subscription is sent asynchronously: publish until it has arrived.
       const timer = setInterval(() => publisher.publish('freshness:changed', payload), 50);
       try {

@@ -124,7 +124,9 @@ export class PrivateRedis {
 
   async start(): Promise<void> {
     const persistence = this.dir ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', this.dir] : ['--appendonly', 'no'];
-    const proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--daemonize', 'no'], { stdio: 'ignore' });
+    const proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--daemonize', 'no'], {
+      stdio: 'ignore',
+    });
     this.proc = proc;
     const deadline = Date.now() + 5_000;
     while (!(await redisAnswers(this.url, 200))) {

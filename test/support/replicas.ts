@@ -63,7 +63,10 @@ export class Replica {
         replica.kill();
         throw new Error(`replica ${name} did not answer within ${timeoutMs} ms:\n${replica.lines.slice(-20).join('\n')}`);
       }
-      const ok = await fetch(`${replica.baseUrl}/api/v1/public/status`, { signal: AbortSignal.timeout(1_000) }).then((r) => r.ok, () => false);
+      const ok = await fetch(`${replica.baseUrl}/api/v1/public/status`, { signal: AbortSignal.timeout(1_000) }).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return replica;
       await new Promise((r) => setTimeout(r, 200));
     }

@@ -36,7 +36,11 @@ export async function signedMessage(
 /** Signs in with Ethereum and returns the wallet session's bearer token. */
 export async function walletSession(gw: GatewayClient, wallet = TEST_WALLET): Promise<string> {
   const { message, signature } = await signedMessage(gw, { wallet });
-  const res = await gw.get('/api/v1/auth/siwe/verify', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message, signature }) });
+  const res = await gw.get('/api/v1/auth/siwe/verify', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message, signature }),
+  });
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   return (await res.json()).sessionToken;
 }

@@ -109,7 +109,14 @@ export class LendingVenue implements ExecutionVenue {
     if (fresh.insufficient) return { state: 'rejected', fill: null, changes: {}, reason: fresh.insufficient };
     return {
       state: 'filled',
-      fill: { price: fresh.price ?? '0', filledAmount: fresh.amount, requestedAmount: quote.amount, notional: fresh.notionalUsd, fee: '0', feeToken: fresh.feeToken },
+      fill: {
+        price: fresh.price ?? '0',
+        filledAmount: fresh.amount,
+        requestedAmount: quote.amount,
+        notional: fresh.notionalUsd,
+        fee: '0',
+        feeToken: fresh.feeToken,
+      },
       changes: fresh.changes,
       reason: null,
     };

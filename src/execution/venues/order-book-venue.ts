@@ -63,7 +63,11 @@ export class OrderBookVenue implements ExecutionVenue {
       const margin = notional.div(leverage);
       return {
         fee,
-        changes: { [SETTLEMENT]: margin.plus(fee).neg().toString(), [`margin:${market.id}`]: margin.toString(), [`position:${market.id}`]: filled.mul(sign).toString() },
+        changes: {
+          [SETTLEMENT]: margin.plus(fee).neg().toString(),
+          [`margin:${market.id}`]: margin.toString(),
+          [`position:${market.id}`]: filled.mul(sign).toString(),
+        },
         mayGoNegative: [`position:${market.id}`],
       };
     }
@@ -105,7 +109,8 @@ export class OrderBookVenue implements ExecutionVenue {
     const market = this.marketFor(i);
     const o = this.order(i, market);
     const walked = walkBook(await this.levels(market, o.side, ctx), o.amount, o.side, o.limit);
-    if (walked.filled.isZero()) return { state: 'rejected', fill: null, changes: {}, reason: 'Limit price not marketable; immediate-or-cancel order cancelled.' };
+    if (walked.filled.isZero())
+      return { state: 'rejected', fill: null, changes: {}, reason: 'Limit price not marketable; immediate-or-cancel order cancelled.' };
     const { fee, changes } = this.changesFor(market, o.side, walked.filled, walked.notional, o.leverage);
     return {
       state: walked.filled.lt(o.amount) ? 'partially_filled' : 'filled',

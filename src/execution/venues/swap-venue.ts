@@ -81,7 +81,14 @@ export class SwapVenue implements ExecutionVenue {
     const tokenOut = a.selling ? a.pool.quote : a.pool.asset;
     return {
       state: 'filled',
-      fill: { price: a.price.toFixed(a.pool.priceDecimals), filledAmount: a.amountIn.toString(), requestedAmount: a.amountIn.toString(), notional: a.notionalUsd.toFixed(2), fee: a.fee.toString(), feeToken: tokenIn },
+      fill: {
+        price: a.price.toFixed(a.pool.priceDecimals),
+        filledAmount: a.amountIn.toString(),
+        requestedAmount: a.amountIn.toString(),
+        notional: a.notionalUsd.toFixed(2),
+        fee: a.fee.toString(),
+        feeToken: tokenIn,
+      },
       changes: { [tokenIn]: a.amountIn.neg().toString(), [tokenOut]: a.out.toString() },
       reason: null,
     };

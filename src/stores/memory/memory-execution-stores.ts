@@ -2,7 +2,16 @@ import { Decimal } from '../../domain/decimal.js';
 import { auditHash, GENESIS_HASH } from '../../execution/audit-chain.js';
 import type { AgentSession, Approval, AuditEntry, Execution, WalletSession } from '../../execution/execution-types.js';
 import { quantize } from '../ledger-units.js';
-import type { AgentSessionStore, ApprovalStore, AuditStore, ClaimResult, ExecutionStore, IdempotencyStore, LedgerStore, WalletSessionStore } from '../execution-stores.js';
+import type {
+  AgentSessionStore,
+  ApprovalStore,
+  AuditStore,
+  ClaimResult,
+  ExecutionStore,
+  IdempotencyStore,
+  LedgerStore,
+  WalletSessionStore,
+} from '../execution-stores.js';
 
 const clone = <T>(v: T): T => structuredClone(v);
 

@@ -71,7 +71,10 @@ export class RedisCandleStore implements CandleStore {
     const key = this.series(marketId, resolutionMs);
     const multi = this.redis.client.multi().del(key).sAdd(this.index(resolutionMs), marketId);
     for (let i = 0; i < candles.length; i += ZADD_CHUNK) {
-      multi.zAdd(key, candles.slice(i, i + ZADD_CHUNK).map((c) => ({ score: c.start, value: JSON.stringify(c) })));
+      multi.zAdd(
+        key,
+        candles.slice(i, i + ZADD_CHUNK).map((c) => ({ score: c.start, value: JSON.stringify(c) })),
+      );
     }
     await this.redis.guard(() => multi.exec());
   }

@@ -105,7 +105,9 @@ export class RedisConnection {
    * so a start-up against an unreachable Redis fails with a message naming it.
    */
   async open(timeoutMs = 15_000): Promise<void> {
-    const ready = Promise.all([this.client, this.subscriber].map((c) => (c.isReady ? undefined : new Promise<void>((resolve) => c.once('ready', () => resolve())))));
+    const ready = Promise.all(
+      [this.client, this.subscriber].map((c) => (c.isReady ? undefined : new Promise<void>((resolve) => c.once('ready', () => resolve())))),
+    );
     for (const c of [this.client, this.subscriber]) if (!c.isOpen) c.connect().catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {

@@ -2,7 +2,16 @@ import { Decimal } from '../../domain/decimal.js';
 import { auditHash, GENESIS_HASH } from '../../execution/audit-chain.js';
 import type { AgentSession, Approval, AuditEntry, Execution, WalletSession } from '../../execution/execution-types.js';
 import type { ExecutionStores } from '../open-stores.js';
-import type { AgentSessionStore, ApprovalStore, AuditStore, ClaimResult, ExecutionStore, IdempotencyStore, LedgerStore, WalletSessionStore } from '../execution-stores.js';
+import type {
+  AgentSessionStore,
+  ApprovalStore,
+  AuditStore,
+  ClaimResult,
+  ExecutionStore,
+  IdempotencyStore,
+  LedgerStore,
+  WalletSessionStore,
+} from '../execution-stores.js';
 import { fromUnits, toUnits } from '../ledger-units.js';
 import { LuaScript, type RedisConnection } from './redis-connection.js';
 
@@ -114,7 +123,11 @@ export class RedisExecutionStore implements ExecutionStore {
   private ref = (accountId: string, referenceId: string) => this.redis.key('execution-ref', accountId, referenceId);
   async create(e: Execution) {
     return this.redis.guard(async () => {
-      await this.redis.client.multi().set(this.k(e.id), JSON.stringify(e), { PX: RECORD_TTL_MS }).set(this.ref(e.accountId, e.referenceId), e.id, { PX: RECORD_TTL_MS }).exec();
+      await this.redis.client
+        .multi()
+        .set(this.k(e.id), JSON.stringify(e), { PX: RECORD_TTL_MS })
+        .set(this.ref(e.accountId, e.referenceId), e.id, { PX: RECORD_TTL_MS })
+        .exec();
     });
   }
   async get(id: string) {
@@ -175,7 +188,10 @@ export class RedisAgentSessionStore implements AgentSessionStore {
     return this.redis.guard(async () => {
       // The cap rounds down and the amount up, so cents never let an order slip past a cap.
       const key = this.redis.key('agent-spend', sessionId, periodStart);
-      const [ok, spent] = (await this.redis.run(ADD_SPEND, [key], [cents(amount, Decimal.ROUND_UP), cents(cap, Decimal.ROUND_DOWN), ttlMs])) as [number, string];
+      const [ok, spent] = (await this.redis.run(ADD_SPEND, [key], [cents(amount, Decimal.ROUND_UP), cents(cap, Decimal.ROUND_DOWN), ttlMs])) as [
+        number,
+        string,
+      ];
       return { ok: ok === 1, spent: new Decimal(spent).div(100).toString() };
     });
   }
@@ -199,7 +215,12 @@ export class RedisWalletSessionStore implements WalletSessionStore {
   }
   async putSession(tokenHash: string, session: WalletSession, ttlMs: number) {
     return this.redis.guard(async () => {
-      await this.redis.client.multi().set(this.session(tokenHash), JSON.stringify(session), { PX: ttlMs }).sAdd(this.index(session.accountId), tokenHash).pExpire(this.index(session.accountId), ttlMs).exec();
+      await this.redis.client
+        .multi()
+        .set(this.session(tokenHash), JSON.stringify(session), { PX: ttlMs })
+        .sAdd(this.index(session.accountId), tokenHash)
+        .pExpire(this.index(session.accountId), ttlMs)
+        .exec();
     });
   }
   async getSession(tokenHash: string) {
@@ -258,13 +279,17 @@ export class RedisLedgerStore implements LedgerStore {
   }
   async seed(accountId: string, balances: Record<string, string>) {
     return this.redis.guard(async () => {
-      await this.redis.run(SEED, [this.k(accountId)], Object.entries(balances).flatMap(([t, v]) => [t, toUnits(v).toString()]));
+      await this.redis.run(
+        SEED,
+        [this.k(accountId)],
+        Object.entries(balances).flatMap(([t, v]) => [t, toUnits(v).toString()]),
+      );
     });
   }
   async apply(accountId: string, changes: Record<string, string>, mayGoNegative: readonly string[]) {
     return this.redis.guard(async () => {
       // Zero changes are dropped: nothing to apply, and `-0` is no integer to HINCRBY when undoing.
-    const entries = Object.entries(changes).filter(([, v]) => toUnits(v) !== 0n);
+      const entries = Object.entries(changes).filter(([, v]) => toUnits(v) !== 0n);
       const args = entries.flatMap(([t, v]) => [t, toUnits(v).toString(), mayGoNegative.includes(t) ? '1' : '0']);
       const result = (await this.redis.run(APPLY, [this.k(accountId)], [entries.length, ...args])) as [number, string?, string?, string?];
       if (result[0] === 1) return { ok: true as const };
@@ -320,4 +345,3 @@ export function redisExecutionStores(redis: RedisConnection): ExecutionStores {
     audit: new RedisAuditStore(redis),
   };
 }
-

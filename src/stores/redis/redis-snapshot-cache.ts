@@ -138,10 +138,7 @@ export class RedisSnapshotCache implements SnapshotCache {
   }
 
   private async write(kind: Kind, id: string, value: unknown): Promise<void> {
-    const multi = this.redis.client
-      .multi()
-      .hSet(this.keys[kind], id, JSON.stringify(value))
-      .publish(this.channel, `${this.redis.replicaId}|${kind}|${id}`);
+    const multi = this.redis.client.multi().hSet(this.keys[kind], id, JSON.stringify(value)).publish(this.channel, `${this.redis.replicaId}|${kind}|${id}`);
     await this.redis.guard(() => multi.exec());
   }
 
