@@ -8,7 +8,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PUBLIC_SCHEMA_VERSION } from '../resolvers/public/envelope.js';
 import { buildApp, type GatewayApp } from '../src/app.js';
-import { testConfig } from '../src/config.js';
+import { testConfig } from '../src/config/gateway-config.js';
 import { ROUTES, type RouteSpec } from '../src/contract/route-registry.js';
 import { combineFreshness, missingFreshness, type Freshness } from '../src/domain/freshness.js';
 import { cacheControlFor } from '../src/http/cache-headers.js';

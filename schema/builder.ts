@@ -2,7 +2,7 @@ import SchemaBuilder from '@pothos/core';
 import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
 import { authenticationError } from '../src/auth/auth-errors.js';
 import type { Scope } from '../src/auth/identity.js';
-import type { GatewayContext } from './context.js';
+import type { GatewayContext } from '../src/http/gateway-context.js';
 
 export interface GatewaySchemaTypes {
   Context: GatewayContext;

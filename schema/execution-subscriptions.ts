@@ -1,6 +1,6 @@
 import type { GatewayEventMap } from '../src/events/gateway-events.js';
 import { authenticationError } from '../src/auth/auth-errors.js';
-import type { GatewayContext } from './context.js';
+import type { GatewayContext } from '../src/http/gateway-context.js';
 import { builder } from './builder.js';
 import { ApprovalRef, ExecutionRef } from './execution.js';
 

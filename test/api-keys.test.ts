@@ -98,7 +98,7 @@ describe('demo key', () => {
 
   it('is returned by start() for the caller to print, and not in production', async () => {
     const { buildApp } = await import('../src/app.js');
-    const { testConfig } = await import('../src/config.js');
+    const { testConfig } = await import('../src/config/gateway-config.js');
     const app = buildApp(testConfig());
     const { demoKey } = await app.start({ ingest: false });
     expect(demoKey).toMatch(/^tgw_/);

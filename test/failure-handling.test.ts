@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/gateway-config.js';
 import { startGateway, type TestGateway } from './support/gateway.js';
 
 let gw: TestGateway | undefined;

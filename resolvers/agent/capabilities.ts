@@ -3,7 +3,7 @@ import type { Scope } from '../../src/auth/identity.js';
 import { combineFreshness, freshnessOf, MAX_AGE_MS, missingFreshness } from '../../src/domain/freshness.js';
 import type { SourceStatus } from '../../src/domain/source-health.js';
 import type { ActionDefinition, CertificationState, ProtocolDefinition } from '../../src/protocols/protocol.js';
-import type { GatewayContext } from '../../schema/context.js';
+import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
 
 /** Why an action cannot run right now: the gate (internal name), the public code, a reason. */

@@ -3,7 +3,7 @@ import type { AuthResult } from '../../src/auth/authenticator.js';
 import { dereference } from '../../src/contract/contract-openapi.js';
 import { ROUTES, type RouteSpec } from '../../src/contract/route-registry.js';
 import { freshnessOf } from '../../src/domain/freshness.js';
-import type { GatewayContext } from '../../schema/context.js';
+import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
 import { TRIGGERS } from './trigger-schemas.js';
 

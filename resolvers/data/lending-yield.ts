@@ -1,4 +1,4 @@
-import type { GatewayContext } from '../../schema/context.js';
+import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
 import { currentView, marketOfKind } from './market-lookup.js';
 

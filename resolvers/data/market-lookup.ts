@@ -1,7 +1,7 @@
 import type { MarketDefinition, MarketKind } from '../../src/domain/market.js';
 import { GatewayError } from '../../src/errors/gateway-error.js';
 import type { MarketView } from '../../src/market-data/market-view.js';
-import type { GatewayContext } from '../../schema/context.js';
+import type { GatewayContext } from '../../src/http/gateway-context.js';
 
 /** A market of one kind by id or asset symbol, or a 404 error response naming what was asked. */
 export function marketOfKind(ctx: GatewayContext, asset: string, kind: MarketKind): MarketDefinition {

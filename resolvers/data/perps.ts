@@ -1,7 +1,7 @@
 import { Decimal } from '../../src/domain/decimal.js';
 import { FUNDING_HISTORY_LIMIT } from '../../src/contract/route-registry.js';
 import { GatewayError } from '../../src/errors/gateway-error.js';
-import type { GatewayContext } from '../../schema/context.js';
+import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
 import { currentView, marketOfKind } from './market-lookup.js';
 

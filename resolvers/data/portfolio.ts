@@ -1,6 +1,6 @@
 import { Decimal } from '../../src/domain/decimal.js';
 import { combineFreshness, freshnessOf, MAX_AGE_MS } from '../../src/domain/freshness.js';
-import type { GatewayContext } from '../../schema/context.js';
+import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
 
 const DOLLARS = new Set(['USD', 'USDC', 'USDT']);

@@ -2,7 +2,7 @@ import { Decimal } from '../../src/domain/decimal.js';
 import { combineFreshness, missingFreshness } from '../../src/domain/freshness.js';
 import { GatewayError } from '../../src/errors/gateway-error.js';
 import type { CertificationState } from '../../src/protocols/protocol.js';
-import type { GatewayContext } from '../../schema/context.js';
+import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
 
 export interface ProtocolIntelligence {

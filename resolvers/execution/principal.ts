@@ -1,5 +1,5 @@
 import type { Principal } from '../../src/auth/authenticator.js';
-import type { GatewayContext } from '../../schema/context.js';
+import type { GatewayContext } from '../../src/http/gateway-context.js';
 
 /** The caller of a guarded field (its auth scopes already admitted it). */
 export async function principalOf(ctx: GatewayContext): Promise<Principal> {

@@ -1,5 +1,5 @@
 import type { Freshness } from '../../src/domain/freshness.js';
-import type { GatewayContext } from '../../schema/context.js';
+import type { GatewayContext } from '../../src/http/gateway-context.js';
 
 /** Schema version carried by every public envelope. */
 export const PUBLIC_SCHEMA_VERSION = 'service.public-data.v1';

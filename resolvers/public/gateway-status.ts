@@ -1,7 +1,7 @@
 import { combineFreshness, freshnessOf, MAX_AGE_MS, missingFreshness } from '../../src/domain/freshness.js';
 import { unknownHealth, type SourceHealth } from '../../src/domain/source-health.js';
-import type { SharedStateStatus } from '../../src/stores/shared-state.js';
-import type { GatewayContext } from '../../schema/context.js';
+import type { SharedStateStatus } from '../../src/domain/shared-state.js';
+import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from './envelope.js';
 
 export interface GatewayStatus {

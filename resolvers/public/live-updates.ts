@@ -2,7 +2,7 @@ import type { MarketDefinition } from '../../src/domain/market.js';
 import { GatewayError } from '../../src/errors/gateway-error.js';
 import type { GatewayEventMap } from '../../src/events/gateway-events.js';
 import type { MarketFreshness } from '../../src/market-data/market-view.js';
-import type { GatewayContext } from '../../schema/context.js';
+import type { GatewayContext } from '../../src/http/gateway-context.js';
 
 /** The markets a subscription follows: one, or all when no asset is given. */
 export function marketsFollowed(ctx: GatewayContext, asset: string | null | undefined): MarketDefinition[] {

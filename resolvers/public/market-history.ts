@@ -4,7 +4,7 @@ import { GatewayError } from '../../src/errors/gateway-error.js';
 import { HISTORY_LIMIT, HISTORY_RESOLUTIONS } from '../../src/contract/route-registry.js';
 import { loadHistory, type HistoryPoint, type HistoryResolution } from '../../src/market-data/candle-history.js';
 import { isRfc3339 } from '../../src/domain/rfc3339.js';
-import type { GatewayContext } from '../../schema/context.js';
+import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from './envelope.js';
 
 export interface MarketHistory {

@@ -1,6 +1,6 @@
 import { combineFreshness, missingFreshness } from '../../src/domain/freshness.js';
 import type { MarketView } from '../../src/market-data/market-view.js';
-import type { GatewayContext } from '../../schema/context.js';
+import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from './envelope.js';
 import { snapshotEtag } from './snapshot-etag.js';
 

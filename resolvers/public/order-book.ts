@@ -1,6 +1,6 @@
 import { GatewayError } from '../../src/errors/gateway-error.js';
 import { orderBookView, type OrderBookView } from '../../src/market-data/order-book-view.js';
-import type { GatewayContext } from '../../schema/context.js';
+import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from './envelope.js';
 
 /**

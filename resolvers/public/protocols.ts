@@ -2,7 +2,7 @@ import { combineFreshness, freshnessOf, MAX_AGE_MS, missingFreshness, type Fresh
 import type { SourceHealth, SourceStatus } from '../../src/domain/source-health.js';
 import { GatewayError } from '../../src/errors/gateway-error.js';
 import type { ActionDefinition, CertificationState, ProtocolDefinition, ProtocolKind } from '../../src/protocols/protocol.js';
-import type { GatewayContext } from '../../schema/context.js';
+import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from './envelope.js';
 import { snapshotEtag } from './snapshot-etag.js';
 

@@ -1,5 +1,5 @@
 import type { WalletSession } from '../execution/execution-types.js';
-import type { IdentityStore } from '../stores/identity-store.js';
+import type { IdentityStore } from './identity-store.js';
 import { parseBearer, sameDigest, sha256Hex, type BearerProblem } from './api-key-secret.js';
 import { SCOPES, type Account, type ApiKeyRecord, type Scope } from './identity.js';
 import { SESSION_PREFIX } from './wallet-sessions.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { readJsonConfig } from '../config/read-json-config.js';
-import type { IdentityStore } from '../stores/identity-store.js';
+import type { IdentityStore } from './identity-store.js';
 import { SCOPES } from './identity.js';
 
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a non-negative decimal string');

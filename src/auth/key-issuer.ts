@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IdentityStore } from '../stores/identity-store.js';
+import type { IdentityStore } from './identity-store.js';
 import { newApiKey, sha256Hex } from './api-key-secret.js';
 import { SCOPES, type Account, type ApiKeyRecord, type Scope } from './identity.js';
 

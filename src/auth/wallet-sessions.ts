@@ -4,8 +4,8 @@ import { generateSiweNonce, parseSiweMessage, validateSiweMessage } from 'viem/s
 import type { Clock } from '../domain/clock.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { WalletSession } from '../execution/execution-types.js';
-import type { WalletSessionStore } from '../stores/execution-stores.js';
-import type { IdentityStore } from '../stores/identity-store.js';
+import type { WalletSessionStore } from '../execution/execution-stores.js';
+import type { IdentityStore } from './identity-store.js';
 import { sha256Hex } from './api-key-secret.js';
 
 export const SESSION_PREFIX = 'tgws_';

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { issueApiKey } from '../auth/key-issuer.js';
 import { SCOPES, type Scope } from '../auth/identity.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/gateway-config.js';
 import { openIdentityStoreForCli } from '../stores/open-identity-store.js';
 
 const USAGE = `Usage: npm run keys -- <command> [options]

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
-import type { AuditStore } from '../stores/execution-stores.js';
+import type { AuditStore } from './execution-stores.js';
 import { verifyAuditChain } from './audit-chain.js';
 import type { AuditEntry } from './execution-types.js';
 

@@ -4,9 +4,9 @@ import type { Clock } from '../domain/clock.js';
 import type { GatewayEvents } from '../events/gateway-events.js';
 import type { MarketReader } from '../market-data/market-reader.js';
 import type { ProtocolRegistry } from '../protocols/protocol-registry.js';
-import type { AgentSessionStore, ApprovalStore, ExecutionStore, IdempotencyStore, LedgerStore } from '../stores/execution-stores.js';
-import type { IdentityStore } from '../stores/identity-store.js';
-import type { SnapshotCache } from '../stores/snapshot-cache.js';
+import type { AgentSessionStore, ApprovalStore, ExecutionStore, IdempotencyStore, LedgerStore } from './execution-stores.js';
+import type { IdentityStore } from '../auth/identity-store.js';
+import type { SnapshotCache } from '../market-data/snapshot-cache.js';
 import type { AuditTrail } from './audit-trail.js';
 import type { ExecutionVenue } from './venues/execution-venue.js';
 

@@ -4,7 +4,7 @@ import { getCORSHeadersByRequestAndOptions } from '@whatwg-node/server';
 import type { GraphQLError, OperationDefinitionNode } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Logger } from 'pino';
-import type { AppServices } from '../app-services.js';
+import type { AppServices } from './app-services.js';
 import { RouteMatcher, type RouteSpec } from '../contract/route-registry.js';
 import { errorHeaders } from '../errors/error-response.js';
 import type { ErrorOutcome } from './error-outcome.js';

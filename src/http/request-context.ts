@@ -1,5 +1,5 @@
-import type { GatewayContext } from '../../schema/context.js';
-import type { AppServices } from '../app-services.js';
+import type { GatewayContext } from './gateway-context.js';
+import type { AppServices } from './app-services.js';
 import { RequestAuth } from '../auth/authenticator.js';
 import type { RequestScope } from './request-scope.js';
 

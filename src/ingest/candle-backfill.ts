@@ -1,9 +1,9 @@
 import { Decimal } from '../domain/decimal.js';
 import type { MarketDefinition } from '../domain/market.js';
-import type { Candle, CandleStore } from '../stores/candle-store.js';
-import { isSessionOpen } from '../venues/equity-session.js';
-import { tradedPriceAt } from '../venues/simulated-source.js';
-import { volumeBetween } from '../venues/price-process.js';
+import type { Candle, CandleStore } from '../market-data/candle-store.js';
+import { isSessionOpen } from '../sources/equity-session.js';
+import { tradedPriceAt } from '../sources/simulated-source.js';
+import { volumeBetween } from '../sources/price-process.js';
 
 const SAMPLES_PER_CANDLE = 12;
 

@@ -1,6 +1,6 @@
 import type { MarketDefinition } from '../domain/market.js';
-import type { CandleStore } from '../stores/candle-store.js';
-import type { FundingStore } from '../stores/funding-store.js';
+import type { CandleStore } from '../market-data/candle-store.js';
+import type { FundingStore } from '../market-data/funding-store.js';
 import { backfillCandles } from './candle-backfill.js';
 import { backfillFunding } from './funding-backfill.js';
 

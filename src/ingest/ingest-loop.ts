@@ -5,10 +5,10 @@ import type { SourceHealth } from '../domain/source-health.js';
 import type { GatewayEvents } from '../events/gateway-events.js';
 import type { MarketReader } from '../market-data/market-reader.js';
 import { orderBookView } from '../market-data/order-book-view.js';
-import type { CandleStore } from '../stores/candle-store.js';
-import type { FundingStore } from '../stores/funding-store.js';
-import type { SnapshotCache } from '../stores/snapshot-cache.js';
-import type { MarketDataSource, SourceReading } from '../venues/market-data-source.js';
+import type { CandleStore } from '../market-data/candle-store.js';
+import type { FundingStore } from '../market-data/funding-store.js';
+import type { SnapshotCache } from '../market-data/snapshot-cache.js';
+import type { MarketDataSource, SourceReading } from '../sources/market-data-source.js';
 
 export interface IngestDeps {
   sources: readonly MarketDataSource[];

@@ -1,5 +1,5 @@
-import { mergeCandles } from '../stores/candle-fold.js';
-import type { Candle, CandleStore, CandleTier } from '../stores/candle-store.js';
+import { mergeCandles } from '../domain/candle-fold.js';
+import type { Candle, CandleStore, CandleTier } from './candle-store.js';
 import type { HISTORY_RESOLUTIONS } from '../contract/route-registry.js';
 
 export type HistoryResolution = (typeof HISTORY_RESOLUTIONS)[number];

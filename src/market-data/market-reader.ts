@@ -2,7 +2,7 @@ import { freshnessOf, MAX_AGE_MS, missingFreshness } from '../domain/freshness.j
 import type { MarketDefinition } from '../domain/market.js';
 import type { SourceHealth, SourceStatus } from '../domain/source-health.js';
 import type { Clock } from '../domain/clock.js';
-import type { SnapshotCache } from '../stores/snapshot-cache.js';
+import type { SnapshotCache } from './snapshot-cache.js';
 import type { MarketDirectory } from './market-directory.js';
 import { recordOf, type MarketFreshness, type MarketView } from './market-view.js';
 

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { pino } from 'pino';
-import type { GatewayConfig } from '../config.js';
+import type { GatewayConfig } from '../config/gateway-config.js';
 import { FileIdentityStore } from './file/file-identity-store.js';
-import type { IdentityStore } from './identity-store.js';
+import type { IdentityStore } from '../auth/identity-store.js';
 import { MemoryIdentityStore } from './memory/memory-identity-store.js';
 import { RedisConnection } from './redis/redis-connection.js';
 import { RedisIdentityStore } from './redis/redis-identity-store.js';

@@ -1,22 +1,22 @@
 import type { Logger } from 'pino';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import type { GatewayConfig } from '../config.js';
+import type { GatewayConfig } from '../config/gateway-config.js';
 import { createGatewayEvents, type GatewayEvents } from '../events/gateway-events.js';
 import { SoleIngestion, type IngestionLease } from '../ingest/ingestion-lease.js';
 import { FlexibleRateLimiter, type RateLimiter } from '../rate-limit/rate-limiter.js';
-import type { CandleStore } from './candle-store.js';
-import type { FundingStore } from './funding-store.js';
-import type { IdentityStore } from './identity-store.js';
+import type { CandleStore } from '../market-data/candle-store.js';
+import type { FundingStore } from '../market-data/funding-store.js';
+import type { IdentityStore } from '../auth/identity-store.js';
 import { MemoryCandleStore } from './memory/memory-candle-store.js';
 import { MemoryFundingStore } from './memory/memory-funding-store.js';
 import { MemorySnapshotCache } from './memory/memory-snapshot-cache.js';
 import { openIdentityStore } from './open-identity-store.js';
 import { openRedisStores } from './redis/open-redis-stores.js';
-import type { SharedState } from './shared-state.js';
-import type { SnapshotCache } from './snapshot-cache.js';
+import type { SharedState } from '../domain/shared-state.js';
+import type { SnapshotCache } from '../market-data/snapshot-cache.js';
 import type { ControlsChannel } from '../controls/shared-controls.js';
 import { redisExecutionStores } from './redis/redis-execution-stores.js';
-import type { AgentSessionStore, ApprovalStore, AuditStore, ExecutionStore, IdempotencyStore, LedgerStore, WalletSessionStore } from './execution-stores.js';
+import type { AgentSessionStore, ApprovalStore, AuditStore, ExecutionStore, IdempotencyStore, LedgerStore, WalletSessionStore } from '../execution/execution-stores.js';
 import {
   MemoryAgentSessionStore,
   MemoryApprovalStore,

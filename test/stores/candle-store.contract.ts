@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CandleStore } from '../../src/stores/candle-store.js';
+import type { CandleStore } from '../../src/market-data/candle-store.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

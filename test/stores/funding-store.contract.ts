@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FundingStore } from '../../src/stores/funding-store.js';
+import type { FundingStore } from '../../src/market-data/funding-store.js';
 
 const HOUR = 3_600_000;
 const entry = (i: number) => ({ time: i * HOUR, rate: `0.0000${i}` });

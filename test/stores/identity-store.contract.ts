@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Account, ApiKeyRecord } from '../../src/auth/identity.js';
-import type { IdentityStore } from '../../src/stores/identity-store.js';
+import type { IdentityStore } from '../../src/auth/identity-store.js';
 
 const account = (id: string, balances: Record<string, string> = { USDC: '10' }): Account => ({
   id,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MarketSnapshot, OrderBookSnapshot } from '../../src/domain/market.js';
-import type { SnapshotCache } from '../../src/stores/snapshot-cache.js';
+import type { SnapshotCache } from '../../src/market-data/snapshot-cache.js';
 
 export const snapshot = (marketId: string, price: string, receivedAt = 1_000): MarketSnapshot => ({
   marketId,

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { buildApp, type GatewayApp } from '../../src/app.js';
-import { testConfig, type GatewayConfig } from '../../src/config.js';
+import { testConfig, type GatewayConfig } from '../../src/config/gateway-config.js';
 import { ManualClock } from '../../src/domain/clock.js';
 
 export interface TestGateway {

@@ -1,5 +1,5 @@
 import type { MarketDefinition } from '../../domain/market.js';
-import type { SnapshotCache } from '../../stores/snapshot-cache.js';
+import type { SnapshotCache } from '../../market-data/snapshot-cache.js';
 import type { MarketReader } from '../../market-data/market-reader.js';
 import type { ExecutionInstruction } from '../instruction.js';
 import type { Fill } from '../execution-types.js';

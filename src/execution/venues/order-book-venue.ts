@@ -2,7 +2,7 @@ import { Decimal } from '../../domain/decimal.js';
 import type { MarketDefinition } from '../../domain/market.js';
 import { findMarket } from '../../market-data/market-directory.js';
 import { GatewayError } from '../../errors/gateway-error.js';
-import { isSessionOpen } from '../../venues/equity-session.js';
+import { isSessionOpen } from '../../sources/equity-session.js';
 import { invalidField, type ExecutionInstruction } from '../instruction.js';
 import { walkBook } from './book-walk.js';
 import type { ExecutionVenue, Quote, VenueContext, VenueFill } from './execution-venue.js';

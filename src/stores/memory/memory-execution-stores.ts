@@ -1,7 +1,7 @@
 import { Decimal } from '../../domain/decimal.js';
 import { auditHash, GENESIS_HASH } from '../../execution/audit-chain.js';
 import type { AgentSession, Approval, AuditEntry, Execution, WalletSession } from '../../execution/execution-types.js';
-import { quantize } from '../ledger-units.js';
+import { quantize } from '../../domain/ledger-units.js';
 import type {
   AgentSessionStore,
   ApprovalStore,
@@ -11,7 +11,7 @@ import type {
   IdempotencyStore,
   LedgerStore,
   WalletSessionStore,
-} from '../execution-stores.js';
+} from '../../execution/execution-stores.js';
 
 const clone = <T>(v: T): T => structuredClone(v);
 

@@ -1,5 +1,5 @@
 import type { FundingEntry } from '../../domain/market.js';
-import { FUNDING_RETENTION, type FundingStore } from '../funding-store.js';
+import { FUNDING_RETENTION, type FundingStore } from '../../market-data/funding-store.js';
 
 export class MemoryFundingStore implements FundingStore {
   private readonly series = new Map<string, FundingEntry[]>();

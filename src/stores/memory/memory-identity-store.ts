@@ -1,5 +1,5 @@
 import type { Account, ApiKeyRecord } from '../../auth/identity.js';
-import type { IdentityStore } from '../identity-store.js';
+import type { IdentityStore } from '../../auth/identity-store.js';
 
 export interface IdentitySnapshot {
   accounts: Account[];

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
-import type { GatewayConfig } from '../../config.js';
+import type { GatewayConfig } from '../../config/gateway-config.js';
 import { createGatewayEvents, type GatewayEventMap } from '../../events/gateway-events.js';
-import { createRedisEventTarget } from '../../events/redis-event-target.js';
+import { createRedisEventTarget } from './redis-event-target.js';
 import { RedisIngestionLease } from '../../ingest/ingestion-lease.js';
 import { FlexibleRateLimiter } from '../../rate-limit/rate-limiter.js';
 import type { ExecutionStores, GatewayStores } from '../open-stores.js';

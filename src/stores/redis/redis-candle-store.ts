@@ -1,5 +1,5 @@
-import { foldObservation } from '../candle-fold.js';
-import { DEFAULT_CANDLE_TIERS, type Candle, type CandleStore, type CandleTier, type PriceObservation } from '../candle-store.js';
+import { foldObservation } from '../../domain/candle-fold.js';
+import { DEFAULT_CANDLE_TIERS, type Candle, type CandleStore, type CandleTier, type PriceObservation } from '../../market-data/candle-store.js';
 import { LuaScript, type RedisConnection } from './redis-connection.js';
 
 /**

@@ -11,8 +11,8 @@ import type {
   IdempotencyStore,
   LedgerStore,
   WalletSessionStore,
-} from '../execution-stores.js';
-import { fromUnits, toUnits } from '../ledger-units.js';
+} from '../../execution/execution-stores.js';
+import { fromUnits, toUnits } from '../../domain/ledger-units.js';
 import { LuaScript, type RedisConnection } from './redis-connection.js';
 
 /**

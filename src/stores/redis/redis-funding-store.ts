@@ -1,5 +1,5 @@
 import type { FundingEntry } from '../../domain/market.js';
-import { FUNDING_RETENTION, type FundingStore } from '../funding-store.js';
+import { FUNDING_RETENTION, type FundingStore } from '../../market-data/funding-store.js';
 import { LuaScript, type RedisConnection } from './redis-connection.js';
 
 /** KEYS[1]: series; ARGV: time, entry JSON, retention. Appends only after the last entry, then trims to the retention. */

@@ -1,5 +1,5 @@
 import type { Account, ApiKeyRecord } from '../../auth/identity.js';
-import type { IdentityStore } from '../identity-store.js';
+import type { IdentityStore } from '../../auth/identity-store.js';
 import { LuaScript, type RedisConnection } from './redis-connection.js';
 import { COMPARE_AND_SET_FIELD } from './redis-scripts.js';
 

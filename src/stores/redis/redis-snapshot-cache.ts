@@ -1,6 +1,6 @@
 import type { MarketSnapshot, OrderBookSnapshot } from '../../domain/market.js';
 import type { SourceHealth } from '../../domain/source-health.js';
-import type { SnapshotCache } from '../snapshot-cache.js';
+import type { SnapshotCache } from '../../market-data/snapshot-cache.js';
 import { LocalSnapshotTable } from './local-snapshot-table.js';
 import { isConnectionError, sharedStateUnavailable, type RedisConnection } from './redis-connection.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SourceFault } from './venues/market-data-source.js';
+import type { SourceFault } from '../sources/market-data-source.js';
 
 const FAULTS = /^([\w-]+=(none|degraded|down))(,[\w-]+=(none|degraded|down))*$/;
 

@@ -1,4 +1,4 @@
-import type { AgentSession, Approval, AuditEntry, Execution, WalletSession } from '../execution/execution-types.js';
+import type { AgentSession, Approval, AuditEntry, Execution, WalletSession } from './execution-types.js';
 
 /** Outcome of an idempotency claim: a new claim, or what already holds the key. */
 export type ClaimResult = { claimed: true } | { claimed: false; fingerprint: string; value: string | null };

@@ -1,6 +1,6 @@
 import type { PubSubEventTarget } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { isConnectionError, type RedisConnection } from '../stores/redis/redis-connection.js';
+import { isConnectionError, type RedisConnection } from './redis-connection.js';
 
 type Listener = (event: CustomEvent) => void;
 type ListenerArg = Listener | { handleEvent: Listener } | null;

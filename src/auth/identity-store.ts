@@ -1,4 +1,4 @@
-import type { Account, ApiKeyRecord } from '../auth/identity.js';
+import type { Account, ApiKeyRecord } from './identity.js';
 
 /** Accounts and their API keys. Keys are found by the SHA-256 of the secret. */
 export interface IdentityStore {

@@ -1,4 +1,4 @@
-import { Decimal } from '../domain/decimal.js';
+import { Decimal } from './decimal.js';
 
 /** Ledger amounts are kept to 8 decimal places, as integers in Redis (exact int64 arithmetic). */
 export const LEDGER_DECIMALS = 8;
