@@ -2,7 +2,8 @@ import type { GatewayEventMap } from '../src/events/gateway-events.js';
 import { authenticationError } from '../src/auth/auth-errors.js';
 import type { GatewayContext } from '../src/http/gateway-context.js';
 import { builder } from './builder.js';
-import { ApprovalRef, ExecutionRef } from './execution.js';
+import { ApprovalRef } from './approval.js';
+import { ExecutionRef } from './execution.js';
 
 /**
  * Events of one topic that belong to the caller's account (and to one id, when given). Scope-auth

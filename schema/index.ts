@@ -10,11 +10,19 @@ import './subscriptions.js';
 import './perps.js';
 import './account-data.js';
 import './agent-capabilities.js';
+import './execution-inputs.js';
+import './execution-preview.js';
+import './approval.js';
 import './execution.js';
+import './agent-session.js';
+import './wallet-auth.js';
+import './audit-log.js';
+import './operator-controls.js';
 import './execution-subscriptions.js';
 
 /** The one schema: GraphQL, graphql-ws, SSE and every Sofa REST route are built from it. */
 export function buildSchema() {
   builder.queryType({});
+  builder.mutationType({});
   return builder.toSchema({ sortSchema: false });
 }

@@ -38,6 +38,10 @@ import { AuditTrail } from './execution/audit-trail.js';
 import { createExecutionServices } from './execution/execution-services.js';
 import { createPaperVenues } from './execution/venues/paper-venues.js';
 import { openStores } from './stores/open-stores.js';
+import type { GatewayStores } from './stores/gateway-stores.js';
+import { Ledger } from './execution/ledger.js';
+import { HistoryReader } from './market-data/history-reader.js';
+import { ApiKeys } from './auth/api-keys.js';
 
 export const GRAPHQL_ENDPOINT = '/graphql';
 
@@ -48,6 +52,8 @@ export interface AppOptions {
 
 export interface GatewayApp {
   services: AppServices;
+  /** The stores behind the services (for tests and operations; resolvers never see them). */
+  stores: GatewayStores;
   yoga: ReturnType<typeof createYoga<Record<string, unknown>, GatewayContext>>;
   /**
    * Applies the bootstrap file (or provisions the demo key), backfills history, takes a first
@@ -89,6 +95,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       venues: createPaperVenues(directory),
       identities,
       ...stores.execution,
+      ledger: new Ledger(stores.execution.ledger),
       audit: new AuditTrail(stores.execution.audit, clock, logger),
       events,
     },
@@ -98,21 +105,17 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     config,
     logger,
     clock,
-    cache,
-    candles,
-    funding,
     reader,
+    history: new HistoryReader(candles, funding),
     protocols,
     events,
     contract: new ContractDocuments(),
     sources,
     ingest,
-    identities,
     authenticator,
-    rateLimiter,
+    keys: new ApiKeys(identities, clock),
     controls,
     execution,
-    executionStores: stores.execution,
     operator: new OperatorAccess(config.operatorToken),
     sharedControls: new SharedControls(controls, protocols, stores.controlsChannel, logger),
     sharedState: stores.sharedState,
@@ -159,6 +162,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
   const closers: (() => Promise<void>)[] = [];
   return {
     services,
+    stores,
     yoga,
     async start(startOptions = {}) {
       const t0 = clock.now();

@@ -90,7 +90,7 @@ describe('demo key', () => {
     const first = await startGateway({ dataDir });
     const { demoKey } = await first.app.start({ ingest: false });
     expect(demoKey).toBeUndefined(); // startGateway already started it: the key was made then
-    const keys = await first.app.services.identities.listKeys('demo');
+    const keys = await first.app.stores.identities.listKeys('demo');
     expect(keys).toHaveLength(1);
     expect(keys[0]!.scopes).toEqual(['data:read', 'execute:preview', 'execute:live']);
     await first.close();

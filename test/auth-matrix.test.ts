@@ -147,7 +147,7 @@ describe('GraphQL parity over graphql-ws', () => {
     const { createClient: create } = await import('graphql-ws');
     const { sha256Hex } = await import('../src/auth/api-key-secret.js');
     const { issueApiKey } = await import('../src/auth/key-issuer.js');
-    const { secret, record } = await issueApiKey(gw.app.services.identities, 'acct-1', ['data:read'], 'socket', new Date().toISOString());
+    const { secret, record } = await issueApiKey(gw.app.stores.identities, 'acct-1', ['data:read'], 'socket', new Date().toISOString());
     expect(record.sha256).toBe(sha256Hex(secret));
     // lazy: false keeps the one socket open across both operations.
     const client = create({ url: url(), webSocketImpl: WebSocket, retryAttempts: 0, lazy: false, connectionParams: { authorization: `Bearer ${secret}` } });
@@ -157,7 +157,7 @@ describe('GraphQL parity over graphql-ws', () => {
       );
     try {
       expect((await once()).data.perpPrice.data.price).toMatch(/^\d/);
-      await gw.app.services.identities.revokeKey(record.id, new Date().toISOString());
+      await gw.app.stores.identities.revokeKey(record.id, new Date().toISOString());
       expect((await once()).errors[0].extensions.code).toBe('unauthenticated');
     } finally {
       await client.dispose();

@@ -113,7 +113,7 @@ describe('each gate code through a real path, with the DESIGN status and nothing
   it('POLICY_UNAVAILABLE (503) when the policy store cannot be read: fail closed, nothing executed', async () => {
     const order = perpOrder(next());
     await call(gw, 'POST', '/api/v1/execute/preview', keys.full, order);
-    const store = gw.app.services.executionStores.agentSessions;
+    const store = gw.app.stores.execution.agentSessions;
     const original = store.list;
     store.list = async () => {
       throw new Error('policy store unreachable');

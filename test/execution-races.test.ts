@@ -64,7 +64,7 @@ describe('races', () => {
   });
 
   it('the approval store consumes an approval exactly once under concurrent calls', async () => {
-    const { approvals } = gw.app.services.executionStores;
+    const { approvals } = gw.app.stores.execution;
     const now = gw.clock.now();
     await approvals.create({
       id: 'apr_race',

@@ -11,7 +11,7 @@ afterEach(async () => {
 describe('failures reach clients as clean error responses', () => {
   it('masks an unexpected internal error as 500 internal_error without stack or paths', async () => {
     gw = await startGateway();
-    gw.app.services.cache.getMarkets = async () => {
+    gw.app.stores.cache.getMarkets = async () => {
       throw new Error('boom at /work/main/src/secret.ts:12:3');
     };
     const res = await gw.get('/api/v1/public/markets');

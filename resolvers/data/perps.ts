@@ -53,7 +53,7 @@ export async function perpPriceEnvelope(ctx: GatewayContext, asset: string): Pro
 export async function perpFundingEnvelope(ctx: GatewayContext, asset: string): Promise<PublicEnvelope<PerpFunding>> {
   const now = ctx.services.clock.now();
   const market = marketOfKind(ctx, asset, 'perpetual');
-  const [v, [last]] = await Promise.all([currentView(ctx, market, now), ctx.services.funding.latest(market.id, 1)]);
+  const [v, [last]] = await Promise.all([currentView(ctx, market, now), ctx.services.history.funding(market.id, 1)]);
   const rate = v.fundingRate ?? '0';
   return publicEnvelope(
     ctx,
@@ -91,7 +91,7 @@ export async function perpFundingHistoryEnvelope(
   }
   const now = ctx.services.clock.now();
   const market = marketOfKind(ctx, asset, 'perpetual');
-  const [freshness, entries] = await Promise.all([ctx.services.reader.freshness(market, now), ctx.services.funding.latest(market.id, n)]);
+  const [freshness, entries] = await Promise.all([ctx.services.reader.freshness(market, now), ctx.services.history.funding(market.id, n)]);
   return publicEnvelope(
     ctx,
     { marketId: market.id, asset: market.asset, intervalHours: 1, entries: entries.map((e) => ({ ...e, annualizedPct: annualized(e.rate) })) },

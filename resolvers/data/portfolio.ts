@@ -28,11 +28,9 @@ export async function portfolioEnvelope(ctx: GatewayContext): Promise<PublicEnve
   if (auth.kind === 'anonymous') throw new Error('portfolio resolved without a principal');
   const { reader, clock } = ctx.services;
   const now = clock.now();
-  const account = (await ctx.services.identities.getAccount(auth.account.id)) ?? auth.account;
+  const account = auth.account;
   // Balances are the paper ledger's: configured balances plus every execution since.
-  const { ledger } = ctx.services.executionStores;
-  await ledger.seed(account.id, account.balances);
-  const ledgerBalances = (await ledger.balances(account.id)) ?? account.balances;
+  const ledgerBalances = await ctx.services.execution.ledger.balancesOf(account);
   // One read for every priced token; positions and pool entries (`kind:token`) stay unpriced.
   const tokens = Object.keys(ledgerBalances);
   const marketOf = new Map(

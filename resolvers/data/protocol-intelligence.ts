@@ -4,6 +4,7 @@ import { GatewayError } from '../../src/errors/gateway-error.js';
 import type { CertificationState } from '../../src/protocols/protocol.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
+import { notFound } from '../../src/errors/error-factories.js';
 
 export interface ProtocolIntelligence {
   protocolId: string;
@@ -26,11 +27,11 @@ const sum = (values: string[]) => values.reduce((a, v) => a.plus(v), new Decimal
 export async function protocolIntelligenceEnvelope(ctx: GatewayContext, protocolId: string): Promise<PublicEnvelope<ProtocolIntelligence>> {
   const protocol = ctx.services.protocols.get(protocolId);
   if (!protocol || protocol.visibility === 'hidden') {
-    throw new GatewayError(404, 'protocol_not_found', `No protocol '${protocolId}'.`, { retryable: false });
+    throw notFound('protocol_not_found', `No protocol '${protocolId}'.`);
   }
-  const { reader, clock, cache } = ctx.services;
+  const { reader, clock } = ctx.services;
   const now = clock.now();
-  const [{ views }, health] = await Promise.all([reader.views(reader.directory.ofProtocol(protocol.id), now), cache.getSourceHealth(protocol.sourceId)]);
+  const [{ views }, health] = await Promise.all([reader.views(reader.directory.ofProtocol(protocol.id), now), reader.sourceHealth(protocol.sourceId)]);
   const funding = views.map((v) => v.fundingRate).filter((r) => r !== null);
   const supply = views.map((v) => v.supplyApy).filter((r) => r !== null);
   const oi = views.filter((v) => v.openInterest !== null);

@@ -2,6 +2,7 @@ import { GatewayError } from '../../src/errors/gateway-error.js';
 import { CERTIFICATION_STATES, type CertificationState } from '../../src/protocols/protocol.js';
 import type { ControlsState } from '../../src/controls/execution-controls.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
+import { invalidField } from '../../src/errors/error-factories.js';
 
 export interface ControlChange {
   executionEnabled?: boolean | null;
@@ -16,18 +17,17 @@ export interface ControlChange {
   certificationState?: string | null;
 }
 
-const bad = (field: string, message: string) => new GatewayError(400, 'invalid_request', `'${field}' ${message}`, { details: { field }, retryable: false });
-
 /** Applies an operator's change to the live controls of every replica; every change is logged. */
 export async function applyControlChange(ctx: GatewayContext, c: ControlChange): Promise<ControlsState> {
   const { controls, protocols, logger, clock } = ctx.services;
   const reason = c.reason ?? 'operator decision';
-  if (c.protocolEnabled != null && !c.protocolId) throw bad('protocolId', 'is required with protocolEnabled');
-  if (c.breakerOpen != null && !c.breakerSourceId) throw bad('breakerSourceId', 'is required with breakerOpen');
+  if (c.protocolEnabled != null && !c.protocolId) throw invalidField('protocolId', 'is required with protocolEnabled');
+  if (c.breakerOpen != null && !c.breakerSourceId) throw invalidField('breakerSourceId', 'is required with breakerOpen');
   if (c.certificationState != null) {
     if (!(CERTIFICATION_STATES as readonly string[]).includes(c.certificationState))
-      throw bad('certificationState', `must be one of ${CERTIFICATION_STATES.join(', ')}`);
-    if (!c.certificationProtocol || !c.certificationAction) throw bad('certificationAction', 'and certificationProtocol are required with certificationState');
+      throw invalidField('certificationState', `must be one of ${CERTIFICATION_STATES.join(', ')}`);
+    if (!c.certificationProtocol || !c.certificationAction)
+      throw invalidField('certificationAction', 'and certificationProtocol are required with certificationState');
     try {
       protocols.setCertification(
         c.certificationProtocol,
@@ -36,7 +36,7 @@ export async function applyControlChange(ctx: GatewayContext, c: ControlChange):
         new Date(clock.now()).toISOString(),
       );
     } catch {
-      throw bad('certificationAction', `is not an action of ${c.certificationProtocol}`);
+      throw invalidField('certificationAction', `is not an action of ${c.certificationProtocol}`);
     }
   }
   if (c.executionEnabled != null) controls.setExecutionEnabled(c.executionEnabled);

@@ -20,12 +20,12 @@ export interface GatewayStatus {
 }
 
 export async function statusEnvelope(ctx: GatewayContext): Promise<PublicEnvelope<GatewayStatus>> {
-  const { reader, cache, clock, protocols, config } = ctx.services;
+  const { reader, clock, protocols, config } = ctx.services;
   const now = clock.now();
   const markets = reader.directory.markets;
   const [snapshots, books, health] = await Promise.all([
-    cache.getMarkets(markets.map((m) => m.id)),
-    Promise.all(markets.filter((m) => m.hasOrderBook).map((m) => cache.getOrderBook(m.id))),
+    reader.snapshots(markets.map((m) => m.id)),
+    Promise.all(markets.filter((m) => m.hasOrderBook).map((m) => reader.orderBook(m.id))),
     reader.healthBySource(),
   ]);
   const times = snapshots.filter((s) => s !== undefined).map((s) => s.receivedAt);

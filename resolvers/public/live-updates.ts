@@ -3,13 +3,14 @@ import { GatewayError } from '../../src/errors/gateway-error.js';
 import type { GatewayEventMap } from '../../src/events/gateway-events.js';
 import type { MarketFreshness } from '../../src/market-data/market-view.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
+import { notFound } from '../../src/errors/error-factories.js';
 
 /** The markets a subscription follows: one, or all when no asset is given. */
 export function marketsFollowed(ctx: GatewayContext, asset: string | null | undefined): MarketDefinition[] {
   const { directory } = ctx.services.reader;
   if (asset === null || asset === undefined) return [...directory.markets];
   const market = directory.resolve(asset);
-  if (!market) throw new GatewayError(404, 'market_not_found', `Unknown market '${asset}'.`, { retryable: false });
+  if (!market) throw notFound('market_not_found', `Unknown market '${asset}'.`);
   return [market];
 }
 

@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { missingFreshness } from '../../src/domain/freshness.js';
 import { GatewayError } from '../../src/errors/gateway-error.js';
 import { HISTORY_LIMIT, HISTORY_RESOLUTIONS } from '../../src/contract/route-registry.js';
-import { loadHistory, type HistoryPoint, type HistoryResolution } from '../../src/market-data/candle-history.js';
+import type { HistoryPoint, HistoryResolution } from '../../src/market-data/candle-history.js';
 import { isRfc3339 } from '../../src/domain/rfc3339.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from './envelope.js';
+import { invalidParameter } from '../../src/errors/error-factories.js';
 
 export interface MarketHistory {
   asset: string;
@@ -44,9 +45,7 @@ const historyQuery = z.object({
     .default(HISTORY_LIMIT.default),
 });
 
-function invalid(message: string, param: string): GatewayError {
-  return new GatewayError(400, CODE, message, { details: { parameter: param }, retryable: false });
-}
+const invalid = (message: string, parameter: string) => invalidParameter(CODE, parameter, message);
 
 /** Validates the history query; every message names the bad parameter (spec, History rules 1). */
 export function parseHistoryQuery(args: HistoryArgs, now: number) {
@@ -67,14 +66,14 @@ export function parseHistoryQuery(args: HistoryArgs, now: number) {
 }
 
 export async function marketHistoryEnvelope(ctx: GatewayContext, args: HistoryArgs): Promise<PublicEnvelope<MarketHistory>> {
-  const { reader, candles, clock } = ctx.services;
+  const { reader, history, clock } = ctx.services;
   const now = clock.now();
   const q = parseHistoryQuery(args, now);
   const market = reader.directory.resolve(args.asset);
   const empty: MarketHistory = { asset: args.asset, marketId: null, resolution: q.resolution, from: q.from ?? null, to: q.to, points: [] };
   if (!market) return publicEnvelope(ctx, empty, missingFreshness('not_found', 'unknown', now), now, 404);
 
-  const result = await loadHistory(candles, { marketId: market.id, ...q, now });
+  const result = await history.candles({ marketId: market.id, ...q, now });
   if ('refused' in result) throw invalid(result.refused, 'resolution');
   const freshness = (await reader.freshness(market, now)).freshness;
   return publicEnvelope(ctx, { ...empty, asset: market.asset, marketId: market.id, points: result.points }, freshness, now);

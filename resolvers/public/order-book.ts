@@ -14,7 +14,7 @@ export async function orderBookEnvelope(
   asset: string,
   codes: { notAvailable: string; unavailable: string } = PUBLIC_BOOK_CODES,
 ): Promise<PublicEnvelope<Omit<OrderBookView, 'freshness'>>> {
-  const { reader, cache, clock } = ctx.services;
+  const { reader, clock } = ctx.services;
   const now = clock.now();
   const market = reader.directory.resolve(asset);
   if (!market || !market.hasOrderBook) {
@@ -24,7 +24,7 @@ export async function orderBookEnvelope(
     });
   }
   const status = await reader.sourceStatus(market.sourceId);
-  const book = status === 'down' ? undefined : await cache.getOrderBook(market.id);
+  const book = status === 'down' ? undefined : await reader.orderBook(market.id);
   if (!book) {
     throw new GatewayError(503, codes.unavailable, `The order-book source for ${market.id} is unavailable.`, {
       retryable: true,

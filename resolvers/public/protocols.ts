@@ -70,7 +70,7 @@ export async function protocolEnvelope(ctx: GatewayContext, id: string): Promise
     });
   }
   const now = ctx.services.clock.now();
-  const health = await ctx.services.cache.getSourceHealth(p.sourceId);
+  const health = await ctx.services.reader.sourceHealth(p.sourceId);
   return publicEnvelope(ctx, publicView(ctx, p, health), protocolFreshness(health, now), now);
 }
 

@@ -1,4 +1,4 @@
-import type { WalletSession } from '../execution/execution-types.js';
+import type { WalletSession } from './wallet-session-store.js';
 import type { IdentityStore } from './identity-store.js';
 import { parseBearer, sameDigest, sha256Hex, type BearerProblem } from './api-key-secret.js';
 import { SCOPES, type Account, type ApiKeyRecord, type Scope } from './identity.js';

@@ -3,8 +3,7 @@ import { verifyMessage, type Hex } from 'viem';
 import { generateSiweNonce, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
 import type { Clock } from '../domain/clock.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { WalletSession } from '../execution/execution-types.js';
-import type { WalletSessionStore } from '../execution/execution-stores.js';
+import type { WalletSession, WalletSessionStore } from './wallet-session-store.js';
 import type { IdentityStore } from './identity-store.js';
 import { sha256Hex } from './api-key-secret.js';
 

@@ -1,5 +1,5 @@
 import { Decimal } from './decimal.js';
-import type { Candle, PriceObservation } from '../market-data/candle-store.js';
+import type { Candle, PriceObservation } from './candle.js';
 
 /** Folds an observation into the candle of its bucket (or opens one); shared by every store. */
 export function foldObservation(current: Candle | undefined, bucketStart: number, o: PriceObservation): Candle {

@@ -7,6 +7,7 @@ import { isRfc3339 } from '../domain/rfc3339.js';
 import type { ExecutionDeps } from './execution-deps.js';
 import type { AgentSession } from './execution-types.js';
 import { activeSessions } from './gate-checks.js';
+import { invalidBody, invalidField, notFound } from '../errors/error-factories.js';
 
 const MAX_SESSION_MS = 30 * 24 * 3_600_000;
 const positive = z
@@ -31,10 +32,6 @@ const activation = z.object({
   expiresAt: z.string().refine(isRfc3339, 'must be an RFC 3339 date-time'),
 });
 
-function invalid(field: string, message: string): GatewayError {
-  return new GatewayError(400, 'invalid_request', `'${field}' ${message}`, { details: { field }, retryable: false });
-}
-
 /**
  * Agent sessions: a wallet session of the account activates one for one API key, bounded by
  * protocols, actions, assets, a per-order and a per-period notional cap, a start and an expiry.
@@ -50,25 +47,22 @@ export class AgentSessions {
         retryable: false,
       });
     const parsed = activation.safeParse(input);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw invalid(issue.path.join('.') || 'body', issue.message);
-    }
+    if (!parsed.success) throw invalidBody(parsed.error);
     const a = parsed.data;
     const now = this.deps.clock.now();
     const key = await this.deps.identities.getKey(a.apiKeyId);
-    if (!key || key.accountId !== principal.account.id || key.revoked) throw invalid('apiKeyId', 'is not an active key of this account');
-    if (!key.scopes.includes('execute:live')) throw invalid('apiKeyId', 'lacks the execute:live scope');
+    if (!key || key.accountId !== principal.account.id || key.revoked) throw invalidField('apiKeyId', 'is not an active key of this account');
+    if (!key.scopes.includes('execute:live')) throw invalidField('apiKeyId', 'lacks the execute:live scope');
     const visible = this.deps.protocols.visibleProtocols();
-    for (const p of a.protocols) if (!visible.some((v) => v.id === p)) throw invalid('protocols', `names an unknown protocol ${p}`);
+    for (const p of a.protocols) if (!visible.some((v) => v.id === p)) throw invalidField('protocols', `names an unknown protocol ${p}`);
     for (const action of a.actions)
       if (!visible.some((v) => a.protocols.includes(v.id) && v.actions.some((x) => x.id === action)))
-        throw invalid('actions', `names ${action}, not an action of the chosen protocols`);
-    if (new Decimal(a.maxOrderNotional).gt(a.maxPeriodNotional)) throw invalid('maxOrderNotional', 'must not exceed maxPeriodNotional');
+        throw invalidField('actions', `names ${action}, not an action of the chosen protocols`);
+    if (new Decimal(a.maxOrderNotional).gt(a.maxPeriodNotional)) throw invalidField('maxOrderNotional', 'must not exceed maxPeriodNotional');
     const startsAt = a.startsAt ? Date.parse(a.startsAt) : now;
     const expiresAt = Date.parse(a.expiresAt);
-    if (expiresAt <= Math.max(startsAt, now)) throw invalid('expiresAt', 'must be after startsAt and in the future');
-    if (expiresAt - startsAt > MAX_SESSION_MS) throw invalid('expiresAt', 'must be within 30 days of startsAt');
+    if (expiresAt <= Math.max(startsAt, now)) throw invalidField('expiresAt', 'must be after startsAt and in the future');
+    if (expiresAt - startsAt > MAX_SESSION_MS) throw invalidField('expiresAt', 'must be within 30 days of startsAt');
     const session: AgentSession = {
       id: `ags_${randomUUID()}`,
       accountId: principal.account.id,
@@ -99,8 +93,7 @@ export class AgentSessions {
 
   async revoke(principal: Principal, id: string): Promise<AgentSession> {
     const session = await this.deps.agentSessions.get(id);
-    if (!session || session.accountId !== principal.account.id)
-      throw new GatewayError(404, 'agent_session_not_found', `No agent session ${id} for this account.`, { retryable: false });
+    if (!session || session.accountId !== principal.account.id) throw notFound('agent_session_not_found', `No agent session ${id} for this account.`);
     if (principal.kind === 'key' && principal.key.id !== session.apiKeyId)
       throw new GatewayError(403, 'POLICY_DENIED', 'A key may revoke only its own sessions.', { details: { gate: 'authority' }, retryable: false });
     const revoked = { ...session, revokedAt: session.revokedAt ?? this.deps.clock.now() };

@@ -8,6 +8,7 @@ import { checkQuote, resolveTarget } from './gate-checks.js';
 import { gateError } from './gates.js';
 import { instructionHash, parseInstruction } from './instruction.js';
 import type { Previews } from './previews.js';
+import { conflict, notFound } from '../errors/error-factories.js';
 
 /** What the wallet must sign to decide an approval (EIP-4361 statement and resources). */
 export interface SigningRequest {
@@ -23,9 +24,7 @@ export function effectiveState(a: Approval, now: number): ApprovalState {
   return (a.state === 'pending' || a.state === 'approved') && a.expiresAt <= now ? 'expired' : a.state;
 }
 
-function notFound(id: string): GatewayError {
-  return new GatewayError(404, 'approval_not_found', `No approval ${id} for this account.`, { retryable: false });
-}
+const approvalNotFound = (id: string) => notFound('approval_not_found', `No approval ${id} for this account.`);
 
 /**
  * Interactive approvals: an exact, short-lived, one-time approval of one instruction, created by a
@@ -85,7 +84,7 @@ export class Approvals {
 
   async get(accountId: string, id: string): Promise<Approval> {
     const approval = await this.deps.approvals.get(id);
-    if (!approval || approval.accountId !== accountId) throw notFound(id);
+    if (!approval || approval.accountId !== accountId) throw approvalNotFound(id);
     return approval;
   }
 
@@ -124,7 +123,7 @@ export class Approvals {
       throw denied('The signed message does not name this approval, its instruction hash and this decision.');
     }
     const decided = await deps.approvals.decide(id, decision === 'approve' ? 'approved' : 'rejected', now);
-    if (!decided) throw new GatewayError(409, 'approval_not_pending', 'The approval was decided meanwhile.', { retryable: false });
+    if (!decided) throw conflict('approval_not_pending', 'The approval was decided meanwhile.');
     await deps.audit.record(decided.accountId, 'approval_decided', String(decided.instruction.referenceId ?? ''), {
       approvalId: id,
       decision: decided.state,

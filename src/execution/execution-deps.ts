@@ -4,10 +4,11 @@ import type { Clock } from '../domain/clock.js';
 import type { GatewayEvents } from '../events/gateway-events.js';
 import type { MarketReader } from '../market-data/market-reader.js';
 import type { ProtocolRegistry } from '../protocols/protocol-registry.js';
-import type { AgentSessionStore, ApprovalStore, ExecutionStore, IdempotencyStore, LedgerStore } from './execution-stores.js';
+import type { AgentSessionStore, ApprovalStore, ExecutionStore, IdempotencyStore } from './execution-stores.js';
 import type { IdentityStore } from '../auth/identity-store.js';
 import type { SnapshotCache } from '../market-data/snapshot-cache.js';
 import type { AuditTrail } from './audit-trail.js';
+import type { Ledger } from './ledger.js';
 import type { ExecutionVenue } from './venues/execution-venue.js';
 
 /** What the execution services share, built once at start-up. */
@@ -20,7 +21,7 @@ export interface ExecutionDeps {
   cache: SnapshotCache;
   venues: ReadonlyMap<string, ExecutionVenue>;
   identities: IdentityStore;
-  ledger: LedgerStore;
+  ledger: Ledger;
   idempotency: IdempotencyStore;
   approvals: ApprovalStore;
   executions: ExecutionStore;

@@ -4,6 +4,7 @@ import { Approvals } from './approvals.js';
 import type { AuditTrail } from './audit-trail.js';
 import type { ExecutionDeps } from './execution-deps.js';
 import { Executions } from './executions.js';
+import type { Ledger } from './ledger.js';
 import { Previews } from './previews.js';
 
 /** The execution plane's services, as resolvers see them. */
@@ -14,6 +15,8 @@ export interface ExecutionServices {
   agentSessions: AgentSessions;
   audit: AuditTrail;
   wallets: WalletSessions;
+  /** The paper ledger (the portfolio reads balances through it). */
+  ledger: Ledger;
 }
 
 export function createExecutionServices(deps: ExecutionDeps, wallets: WalletSessions): ExecutionServices {
@@ -26,5 +29,6 @@ export function createExecutionServices(deps: ExecutionDeps, wallets: WalletSess
     agentSessions,
     audit: deps.audit,
     wallets,
+    ledger: deps.ledger,
   };
 }

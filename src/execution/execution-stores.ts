@@ -1,4 +1,5 @@
-import type { AgentSession, Approval, AuditEntry, Execution, WalletSession } from './execution-types.js';
+import type { WalletSessionStore } from '../auth/wallet-session-store.js';
+import type { AgentSession, Approval, AuditEntry, Execution } from './execution-types.js';
 
 /** Outcome of an idempotency claim: a new claim, or what already holds the key. */
 export type ClaimResult = { claimed: true } | { claimed: false; fingerprint: string; value: string | null };
@@ -47,15 +48,6 @@ export interface AgentSessionStore {
   addSpend(sessionId: string, periodStart: number, amount: string, cap: string, ttlMs: number): Promise<{ ok: boolean; spent: string }>;
 }
 
-export interface WalletSessionStore {
-  putNonce(nonce: string, ttlMs: number): Promise<void>;
-  /** True once per issued, unexpired nonce. */
-  consumeNonce(nonce: string): Promise<boolean>;
-  putSession(tokenHash: string, session: WalletSession, ttlMs: number): Promise<void>;
-  getSession(tokenHash: string): Promise<WalletSession | undefined>;
-  revokeSessions(accountId: string): Promise<void>;
-}
-
 /** Paper balances per account, kept to 8 decimals; changes apply atomically or not at all. */
 export interface LedgerStore {
   balances(accountId: string): Promise<Record<string, string> | undefined>;
@@ -76,4 +68,15 @@ export interface LedgerStore {
 export interface AuditStore {
   append(accountId: string, entry: Omit<AuditEntry, 'seq' | 'prevHash' | 'hash' | 'accountId'>): Promise<AuditEntry>;
   list(accountId: string, limit: number): Promise<AuditEntry[]>;
+}
+
+/** The stores of the execution plane: the policy store (approvals, sessions) and its records. */
+export interface ExecutionStores {
+  idempotency: IdempotencyStore;
+  approvals: ApprovalStore;
+  executions: ExecutionStore;
+  agentSessions: AgentSessionStore;
+  walletSessions: WalletSessionStore;
+  ledger: LedgerStore;
+  audit: AuditStore;
 }

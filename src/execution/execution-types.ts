@@ -70,13 +70,6 @@ export interface AgentSession {
   createdAt: number;
 }
 
-export interface WalletSession {
-  accountId: string;
-  wallet: string;
-  createdAt: number;
-  expiresAt: number;
-}
-
 export interface AuditEntry {
   seq: number;
   accountId: string;

@@ -9,6 +9,7 @@ import { checkAuthority, checkBalance, checkCertification, checkFeatureFlag, che
 import { block, gateError, type GateVerdict } from './gates.js';
 import { instructionHash, parseInstruction } from './instruction.js';
 import type { Previews } from './previews.js';
+import { invalidField, notFound } from '../errors/error-factories.js';
 
 export const executionKey = (accountId: string, referenceId: string) => `execute:${accountId}:${referenceId}`;
 
@@ -41,13 +42,13 @@ export class Executions {
 
   async get(accountId: string, id: string): Promise<Execution> {
     const e = await this.deps.executions.get(id);
-    if (!e || e.accountId !== accountId) throw new GatewayError(404, 'execution_not_found', `No execution ${id} for this account.`, { retryable: false });
+    if (!e || e.accountId !== accountId) throw notFound('execution_not_found', `No execution ${id} for this account.`);
     return e;
   }
 
   async byReference(accountId: string, referenceId: string): Promise<Execution> {
     const e = await this.deps.executions.findByReference(accountId, referenceId);
-    if (!e) throw new GatewayError(404, 'execution_not_found', `No execution with referenceId ${referenceId}.`, { retryable: false });
+    if (!e) throw notFound('execution_not_found', `No execution with referenceId ${referenceId}.`);
     return e;
   }
 
@@ -65,7 +66,7 @@ export class Executions {
     const { deps } = this;
     const { approvalId, ...request } = input;
     if (approvalId !== undefined && approvalId !== null && typeof approvalId !== 'string') {
-      throw new GatewayError(400, 'invalid_request', "'approvalId' must be a string", { details: { field: 'approvalId' }, retryable: false });
+      throw invalidField('approvalId', 'must be a string');
     }
     const instruction = parseInstruction(request);
     const target = resolveTarget(deps, instruction);
@@ -88,8 +89,7 @@ export class Executions {
     for (const verdict of [checkFeatureFlag(deps, target.protocol), checkCertification(target.protocol, target.action)]) {
       if (verdict.status === 'block') await refuse(verdict);
     }
-    await deps.ledger.seed(account.id, account.balances);
-    const balances = (await deps.ledger.balances(account.id)) ?? {};
+    const balances = await deps.ledger.balancesOf(account);
     const priced = await quoteOrBlock(target.venue, instruction, { reader: deps.reader, cache: deps.cache, now, balances });
     const venue = priced.verdict ?? (await checkVenue(deps, target.protocol, priced.quote, now));
     if (venue.status === 'block' || !priced.quote) await refuse(venue);
@@ -173,9 +173,7 @@ export class Executions {
       } else {
         const applied = await deps.ledger.apply(account.id, fill.changes, quote.mayGoNegative);
         const breach =
-          applied.ok && target.venue.afterFill
-            ? await target.venue.afterFill(instruction, { ...ctx, balances: (await deps.ledger.balances(account.id)) ?? {} })
-            : null;
+          applied.ok && target.venue.afterFill ? await target.venue.afterFill(instruction, { ...ctx, balances: await deps.ledger.balancesOf(account) }) : null;
         if (!applied.ok) {
           await this.advance(execution, 'rejected', `Insufficient ${applied.token} at fill: ${applied.available} available, ${applied.required} needed.`);
         } else if (breach) {

@@ -6,8 +6,9 @@ import type { ActionDefinition, ProtocolDefinition } from '../protocols/protocol
 import type { ExecutionDeps } from './execution-deps.js';
 import type { AgentSession, Approval } from './execution-types.js';
 import { block, pass, type GateVerdict } from './gates.js';
-import { invalidField, type ExecutionInstruction } from './instruction.js';
-import type { StoredPreview } from './previews.js';
+import { invalidField } from '../errors/error-factories.js';
+import type { ExecutionInstruction } from './instruction.js';
+import type { StoredPreview } from './stored-preview.js';
 import type { ExecutionVenue, Quote } from './venues/execution-venue.js';
 import { orderBookView } from '../market-data/order-book-view.js';
 
@@ -153,8 +154,7 @@ export function checkQuote(preview: StoredPreview | undefined, hash: string, now
 
 /** The ledger covers every debit of the quote, and venue rules (collateral) hold. */
 export async function checkBalance(deps: ExecutionDeps, account: Account, quote: Quote): Promise<GateVerdict> {
-  await deps.ledger.seed(account.id, account.balances);
-  const balances = (await deps.ledger.balances(account.id)) ?? {};
+  const balances = await deps.ledger.balancesOf(account);
   for (const [token, delta] of Object.entries(quote.changes)) {
     if (quote.mayGoNegative.includes(token)) continue;
     const after = new Decimal(balances[token] ?? 0).plus(delta);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { Decimal } from '../domain/decimal.js';
 import { z } from 'zod';
-import { GatewayError } from '../errors/gateway-error.js';
+import { invalidBody } from '../errors/error-factories.js';
 
 const positiveDecimal = z
   .string()
@@ -48,12 +48,7 @@ function withoutEmpty(value: unknown): unknown {
 /** Parses an instruction, refusing bad input with 400 naming the field. */
 export function parseInstruction(input: unknown): ExecutionInstruction {
   const parsed = instructionSchema.safeParse(withoutEmpty(input));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : 'body');
-    const message = issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : `'${field}' ${issue.message}`;
-    throw new GatewayError(400, 'invalid_request', message, { details: { field }, retryable: false });
-  }
+  if (!parsed.success) throw invalidBody(parsed.error);
   return parsed.data;
 }
 
@@ -62,9 +57,4 @@ export function instructionHash(instruction: ExecutionInstruction): string {
   return createHash('sha256')
     .update(canonicalize(instruction) ?? '')
     .digest('hex');
-}
-
-/** A field an action needs but the instruction lacks or gets wrong: 400 naming it. */
-export function invalidField(field: string, message: string): GatewayError {
-  return new GatewayError(400, 'invalid_request', `'${field}' ${message}`, { details: { field }, retryable: false });
 }

@@ -5,22 +5,8 @@ import type { ExecutionDeps } from './execution-deps.js';
 import { PREVIEW_TTL_MS } from './execution-deps.js';
 import { checkAuthority, checkBalance, checkCertification, checkFeatureFlag, checkVenue, quoteOrBlock, resolveTarget } from './gate-checks.js';
 import { block, gateError, notEvaluated, pass, type GateVerdict } from './gates.js';
-import { instructionHash, parseInstruction, type ExecutionInstruction } from './instruction.js';
-import type { Quote } from './venues/execution-venue.js';
-
-export interface StoredPreview {
-  id: string;
-  accountId: string;
-  referenceId: string;
-  instructionHash: string;
-  instruction: ExecutionInstruction;
-  quote: Quote | null;
-  gates: GateVerdict[];
-  /** True when every gate passes now (an API key with a covering session, or after approval). */
-  executable: boolean;
-  createdAt: number;
-  expiresAt: number;
-}
+import { instructionHash, parseInstruction } from './instruction.js';
+import type { StoredPreview } from './stored-preview.js';
 
 export const previewKey = (accountId: string, referenceId: string) => `preview:${accountId}:${referenceId}`;
 
@@ -63,8 +49,7 @@ export class Previews {
       // Only a certified action is priced: the venue does not quote what it may not trade.
       let priced: Awaited<ReturnType<typeof quoteOrBlock>> = {};
       if (certification.status === 'pass') {
-        await deps.ledger.seed(account.id, account.balances);
-        const balances = (await deps.ledger.balances(account.id)) ?? {};
+        const balances = await deps.ledger.balancesOf(account);
         priced = await quoteOrBlock(target.venue, instruction, { reader: deps.reader, cache: deps.cache, now, balances });
       }
       const unpriced = (gate: 'venue' | 'balance') => notEvaluated(gate, 'Not priced: an earlier gate blocks.');

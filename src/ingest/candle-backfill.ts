@@ -1,6 +1,7 @@
 import { Decimal } from '../domain/decimal.js';
 import type { MarketDefinition } from '../domain/market.js';
-import type { Candle, CandleStore } from '../market-data/candle-store.js';
+import type { Candle } from '../domain/candle.js';
+import type { CandleStore } from '../market-data/candle-store.js';
 import { isSessionOpen } from '../sources/equity-session.js';
 import { tradedPriceAt } from '../sources/simulated-source.js';
 import { volumeBetween } from '../sources/price-process.js';

@@ -1,5 +1,5 @@
 import { freshnessOf, MAX_AGE_MS, missingFreshness } from '../domain/freshness.js';
-import type { MarketDefinition } from '../domain/market.js';
+import type { MarketDefinition, MarketSnapshot, OrderBookSnapshot } from '../domain/market.js';
 import type { SourceHealth, SourceStatus } from '../domain/source-health.js';
 import type { Clock } from '../domain/clock.js';
 import type { SnapshotCache } from './snapshot-cache.js';
@@ -14,12 +14,26 @@ export class MarketReader {
     private readonly clock: Clock,
   ) {}
 
+  /** The latest snapshots of several markets, in the order asked (undefined where none yet). */
+  snapshots(marketIds: readonly string[]): Promise<(MarketSnapshot | undefined)[]> {
+    return this.cache.getMarkets(marketIds);
+  }
+
+  /** The latest order-book snapshot of a market, as ingest cached it. */
+  orderBook(marketId: string): Promise<OrderBookSnapshot | undefined> {
+    return this.cache.getOrderBook(marketId);
+  }
+
+  sourceHealth(sourceId: string): Promise<SourceHealth | undefined> {
+    return this.cache.getSourceHealth(sourceId);
+  }
+
   async healthBySource(): Promise<Map<string, SourceHealth>> {
     return new Map((await this.cache.listSourceHealth()).map((h) => [h.sourceId, h]));
   }
 
   async sourceStatus(sourceId: string): Promise<SourceStatus> {
-    return (await this.cache.getSourceHealth(sourceId))?.status ?? 'unknown';
+    return (await this.sourceHealth(sourceId))?.status ?? 'unknown';
   }
 
   /** Views of `markets` that have a snapshot, in listing order, plus those that have none. */

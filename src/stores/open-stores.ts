@@ -1,77 +1,16 @@
 import type { Logger } from 'pino';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { GatewayConfig } from '../config/gateway-config.js';
-import { createGatewayEvents, type GatewayEvents } from '../events/gateway-events.js';
-import { SoleIngestion, type IngestionLease } from '../ingest/ingestion-lease.js';
-import { FlexibleRateLimiter, type RateLimiter } from '../rate-limit/rate-limiter.js';
-import type { CandleStore } from '../market-data/candle-store.js';
-import type { FundingStore } from '../market-data/funding-store.js';
-import type { IdentityStore } from '../auth/identity-store.js';
+import { createGatewayEvents } from '../events/gateway-events.js';
+import { FlexibleRateLimiter } from '../rate-limit/rate-limiter.js';
+import type { GatewayStores } from './gateway-stores.js';
 import { MemoryCandleStore } from './memory/memory-candle-store.js';
+import { memoryExecutionStores } from './memory/memory-execution-stores.js';
 import { MemoryFundingStore } from './memory/memory-funding-store.js';
 import { MemorySnapshotCache } from './memory/memory-snapshot-cache.js';
+import { SoleIngestion } from './memory/sole-ingestion.js';
 import { openIdentityStore } from './open-identity-store.js';
 import { openRedisStores } from './redis/open-redis-stores.js';
-import type { SharedState } from '../domain/shared-state.js';
-import type { SnapshotCache } from '../market-data/snapshot-cache.js';
-import type { ControlsChannel } from '../controls/shared-controls.js';
-import { redisExecutionStores } from './redis/redis-execution-stores.js';
-import type { AgentSessionStore, ApprovalStore, AuditStore, ExecutionStore, IdempotencyStore, LedgerStore, WalletSessionStore } from '../execution/execution-stores.js';
-import {
-  MemoryAgentSessionStore,
-  MemoryApprovalStore,
-  MemoryAuditStore,
-  MemoryExecutionStore,
-  MemoryIdempotencyStore,
-  MemoryLedgerStore,
-  MemoryWalletSessionStore,
-} from './memory/memory-execution-stores.js';
-
-/** The stores of the execution plane: the policy store (approvals, sessions) and its records. */
-export interface ExecutionStores {
-  idempotency: IdempotencyStore;
-  approvals: ApprovalStore;
-  executions: ExecutionStore;
-  agentSessions: AgentSessionStore;
-  walletSessions: WalletSessionStore;
-  ledger: LedgerStore;
-  audit: AuditStore;
-}
-
-/** In-process execution stores; expiries follow `now` (the app clock, so tests can move time). */
-export function memoryExecutionStores(now: () => number = Date.now): ExecutionStores {
-  return {
-    idempotency: new MemoryIdempotencyStore(now),
-    approvals: new MemoryApprovalStore(),
-    executions: new MemoryExecutionStore(),
-    agentSessions: new MemoryAgentSessionStore(now),
-    walletSessions: new MemoryWalletSessionStore(now),
-    ledger: new MemoryLedgerStore(),
-    audit: new MemoryAuditStore(),
-  };
-}
-
-/** Every store the gateway keeps state in, behind its interface. */
-export interface GatewayStores {
-  cache: SnapshotCache;
-  candles: CandleStore;
-  funding: FundingStore;
-  identities: IdentityStore;
-  rateLimiter: RateLimiter;
-  /** Subscription events; shared across replicas in Redis mode. */
-  events: GatewayEvents;
-  execution: ExecutionStores;
-  /** Who runs ingestion: always this process in embedded mode, one replica at a time in Redis mode. */
-  lease: IngestionLease;
-  /** Where shared state lives and whether it is reachable, for the status route. */
-  sharedState: SharedState;
-  /** Where the fleet's operator controls live; none in embedded mode (one process). */
-  controlsChannel: ControlsChannel | undefined;
-  /** Connects to shared state before anything reads it; a no-op in embedded mode. */
-  connect(): Promise<void>;
-  /** Releases connections; a no-op in embedded mode. */
-  close(): Promise<void>;
-}
 
 /**
  * The stores of the configured mode: with REDIS_URL every one of them lives in Redis; otherwise
@@ -79,7 +18,7 @@ export interface GatewayStores {
  */
 export function openStores(config: GatewayConfig, logger: Logger, now: () => number = Date.now): GatewayStores {
   const { redisUrl } = config;
-  if (redisUrl) return openRedisStores({ ...config, redisUrl }, logger, redisExecutionStores);
+  if (redisUrl) return openRedisStores({ ...config, redisUrl }, logger);
   const lease = new SoleIngestion();
   return {
     cache: new MemorySnapshotCache(),

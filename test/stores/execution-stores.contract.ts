@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../../src/execution/audit-chain.js';
 import type { AgentSession, Approval, Execution } from '../../src/execution/execution-types.js';
-import type { ExecutionStores } from '../../src/stores/open-stores.js';
+import type { ExecutionStores } from '../../src/execution/execution-stores.js';
 
 const NOW = 1_800_000_000_000;
 

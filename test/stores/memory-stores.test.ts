@@ -8,7 +8,7 @@ import { MemoryCandleStore } from '../../src/stores/memory/memory-candle-store.j
 import { MemoryFundingStore } from '../../src/stores/memory/memory-funding-store.js';
 import { MemoryIdentityStore } from '../../src/stores/memory/memory-identity-store.js';
 import { MemorySnapshotCache } from '../../src/stores/memory/memory-snapshot-cache.js';
-import { memoryExecutionStores } from '../../src/stores/open-stores.js';
+import { memoryExecutionStores } from '../../src/stores/memory/memory-execution-stores.js';
 import { executionStoresContract } from './execution-stores.contract.js';
 import { candleStoreContract } from './candle-store.contract.js';
 import { fundingStoreContract } from './funding-store.contract.js';

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createGatewayEvents, type GatewayEventMap } from '../../src/events/gateway-events.js';
 import { createRedisEventTarget } from '../../src/stores/redis/redis-event-target.js';
-import { RedisIngestionLease } from '../../src/ingest/ingestion-lease.js';
+import { RedisIngestionLease } from '../../src/stores/redis/redis-ingestion-lease.js';
 import { RedisCandleStore } from '../../src/stores/redis/redis-candle-store.js';
 import type { RedisConnection } from '../../src/stores/redis/redis-connection.js';
 import { RedisFundingStore } from '../../src/stores/redis/redis-funding-store.js';

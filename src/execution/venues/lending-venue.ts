@@ -2,7 +2,8 @@ import { Decimal } from '../../domain/decimal.js';
 import type { MarketDefinition } from '../../domain/market.js';
 import { findMarket } from '../../market-data/market-directory.js';
 import { GatewayError } from '../../errors/gateway-error.js';
-import { invalidField, type ExecutionInstruction } from '../instruction.js';
+import { invalidField } from '../../errors/error-factories.js';
+import type { ExecutionInstruction } from '../instruction.js';
 import type { ExecutionVenue, Quote, VenueContext, VenueFill } from './execution-venue.js';
 
 const ACTIONS = ['supply', 'withdraw', 'borrow', 'repay'] as const;

@@ -3,7 +3,8 @@ import type { MarketDefinition } from '../../domain/market.js';
 import { findMarket } from '../../market-data/market-directory.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { isSessionOpen } from '../../sources/equity-session.js';
-import { invalidField, type ExecutionInstruction } from '../instruction.js';
+import { invalidField } from '../../errors/error-factories.js';
+import type { ExecutionInstruction } from '../instruction.js';
 import { walkBook } from './book-walk.js';
 import type { ExecutionVenue, Quote, VenueContext, VenueFill } from './execution-venue.js';
 

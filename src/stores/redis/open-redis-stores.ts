@@ -2,26 +2,23 @@ import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { GatewayConfig } from '../../config/gateway-config.js';
 import { createGatewayEvents, type GatewayEventMap } from '../../events/gateway-events.js';
-import { createRedisEventTarget } from './redis-event-target.js';
-import { RedisIngestionLease } from '../../ingest/ingestion-lease.js';
 import { FlexibleRateLimiter } from '../../rate-limit/rate-limiter.js';
-import type { ExecutionStores, GatewayStores } from '../open-stores.js';
+import type { GatewayStores } from '../gateway-stores.js';
 import { RedisCandleStore } from './redis-candle-store.js';
 import { RedisConnection } from './redis-connection.js';
 import { RedisControlsChannel } from './redis-controls-channel.js';
+import { createRedisEventTarget } from './redis-event-target.js';
+import { redisExecutionStores } from './redis-execution-stores.js';
 import { RedisFundingStore } from './redis-funding-store.js';
 import { RedisIdentityStore } from './redis-identity-store.js';
+import { RedisIngestionLease } from './redis-ingestion-lease.js';
 import { RedisSnapshotCache } from './redis-snapshot-cache.js';
 
 /**
  * The stores of the Redis mode, all on one connection (one command client, one subscriber).
  * Nothing talks to Redis until `connect()`.
  */
-export function openRedisStores(
-  config: Pick<GatewayConfig, 'redisKeyPrefix' | 'ingestLeaseTtlMs'> & { redisUrl: string },
-  logger: Logger,
-  executionStores: (redis: RedisConnection) => ExecutionStores,
-): GatewayStores {
+export function openRedisStores(config: Pick<GatewayConfig, 'redisKeyPrefix' | 'ingestLeaseTtlMs'> & { redisUrl: string }, logger: Logger): GatewayStores {
   const redis = new RedisConnection({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger });
   const cache = new RedisSnapshotCache(redis);
   const lease = new RedisIngestionLease(redis, { ttlMs: config.ingestLeaseTtlMs, logger });
@@ -32,7 +29,7 @@ export function openRedisStores(
     identities: new RedisIdentityStore(redis),
     rateLimiter: redisRateLimiter(redis),
     events: createGatewayEvents(createRedisEventTarget<GatewayEventMap>(redis, logger)),
-    execution: executionStores(redis),
+    execution: redisExecutionStores(redis),
     controlsChannel: new RedisControlsChannel(redis),
     lease,
     sharedState: { status: () => ({ mode: 'redis', ...redis.state(), ingestionLeader: lease.held }) },

@@ -1,5 +1,6 @@
 import { foldObservation } from '../../domain/candle-fold.js';
-import { DEFAULT_CANDLE_TIERS, type Candle, type CandleStore, type CandleTier, type PriceObservation } from '../../market-data/candle-store.js';
+import { DEFAULT_CANDLE_TIERS, type Candle, type CandleTier, type PriceObservation } from '../../domain/candle.js';
+import type { CandleStore } from '../../market-data/candle-store.js';
 import { LuaScript, type RedisConnection } from './redis-connection.js';
 
 /**

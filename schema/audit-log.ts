@@ -1,0 +1,33 @@
+import type { AuditEntry } from '../src/execution/execution-types.js';
+import { auditLog } from '../resolvers/execution/audit-log.js';
+import { builder } from './builder.js';
+
+const AuditEntryRef = builder.objectRef<AuditEntry>('AuditEntry').implement({
+  fields: (t) => ({
+    seq: t.exposeInt('seq'),
+    at: t.field({ type: 'DateTime', resolve: (e) => e.at }),
+    type: t.exposeString('type'),
+    referenceId: t.exposeString('referenceId', { nullable: true }),
+    details: t.field({ type: 'JSONObject', resolve: (e) => e.details }),
+    prevHash: t.exposeString('prevHash'),
+    hash: t.exposeString('hash'),
+  }),
+});
+
+const AuditLogRef = builder.objectRef<{ entries: AuditEntry[]; valid: boolean; brokenAt: number | null }>('AuditLog').implement({
+  fields: (t) => ({
+    entries: t.field({ type: [AuditEntryRef], resolve: (l) => l.entries }),
+    chainValid: t.exposeBoolean('valid'),
+    brokenAt: t.exposeInt('brokenAt', { nullable: true }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  auditLog: t.field({
+    type: AuditLogRef,
+    description: 'GET /api/v1/audit',
+    authScopes: { authenticated: true },
+    args: { limit: t.arg.int({ description: '1 to 1000, default 100.' }) },
+    resolve: (_r, a, ctx) => auditLog(ctx, a.limit),
+  }),
+}));

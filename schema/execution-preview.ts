@@ -1,0 +1,63 @@
+import type { GateVerdict } from '../src/execution/gates.js';
+import type { StoredPreview } from '../src/execution/stored-preview.js';
+import type { Quote } from '../src/execution/venues/execution-venue.js';
+import { previewExecution } from '../resolvers/execution/previews.js';
+import { builder } from './builder.js';
+import { instructionArgs } from './execution-inputs.js';
+
+const TokenAmountRef = builder.objectRef<{ token: string; amount: string }>('TokenAmount').implement({
+  fields: (t) => ({ token: t.exposeString('token'), amount: t.field({ type: 'Decimal', resolve: (x) => x.amount }) }),
+});
+
+const QuoteRef = builder.objectRef<Quote>('Quote').implement({
+  fields: (t) => ({
+    marketId: t.exposeString('marketId'),
+    side: t.exposeString('side', { nullable: true }),
+    price: t.field({ type: 'Decimal', nullable: true, resolve: (q) => q.price }),
+    amount: t.field({ type: 'Decimal', resolve: (q) => q.amount }),
+    notionalUsd: t.field({ type: 'Decimal', resolve: (q) => q.notionalUsd }),
+    fee: t.field({ type: 'Decimal', resolve: (q) => q.fee }),
+    feeToken: t.exposeString('feeToken'),
+    amountOut: t.field({ type: 'Decimal', nullable: true, resolve: (q) => q.amountOut }),
+    minAmountOut: t.field({ type: 'Decimal', nullable: true, resolve: (q) => q.minAmountOut }),
+    balanceChanges: t.field({
+      type: [TokenAmountRef],
+      description: 'Signed ledger changes on a full fill.',
+      resolve: (q) => Object.entries(q.changes).map(([token, amount]) => ({ token, amount })),
+    }),
+  }),
+});
+
+const GateVerdictRef = builder.objectRef<GateVerdict>('GateVerdict').implement({
+  fields: (t) => ({
+    gate: t.exposeString('gate', { description: 'feature_flag, certification, venue, authority, quote, balance or idempotency.' }),
+    status: t.exposeString('status', { description: 'pass, block, or not_evaluated when an earlier gate blocks.' }),
+    code: t.exposeString('code', { nullable: true, description: 'The error a submission would get now.' }),
+    reason: t.exposeString('reason'),
+  }),
+});
+
+const PreviewRef = builder.objectRef<StoredPreview & { replayed: boolean }>('ExecutionPreview').implement({
+  fields: (t) => ({
+    previewId: t.exposeString('id'),
+    referenceId: t.exposeString('referenceId'),
+    instructionHash: t.exposeString('instructionHash', { description: 'SHA-256 of the RFC 8785 canonical request without approvalId.' }),
+    instruction: t.field({ type: 'JSONObject', resolve: (p) => p.instruction as Record<string, unknown> }),
+    quote: t.field({ type: QuoteRef, nullable: true, resolve: (p) => p.quote }),
+    gates: t.field({ type: [GateVerdictRef], resolve: (p) => p.gates }),
+    executable: t.exposeBoolean('executable'),
+    createdAt: t.field({ type: 'DateTime', resolve: (p) => p.createdAt }),
+    expiresAt: t.field({ type: 'DateTime', resolve: (p) => p.expiresAt }),
+    replayed: t.exposeBoolean('replayed'),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  previewExecution: t.field({
+    type: PreviewRef,
+    description: 'POST /api/v1/execute/preview (scope execute:preview)',
+    authScopes: { 'execute:preview': true },
+    args: instructionArgs(t.arg),
+    resolve: (_r, a, ctx) => previewExecution(ctx, a),
+  }),
+}));

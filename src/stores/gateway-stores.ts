@@ -1,0 +1,32 @@
+import type { IdentityStore } from '../auth/identity-store.js';
+import type { ControlsChannel } from '../controls/shared-controls.js';
+import type { SharedState } from '../domain/shared-state.js';
+import type { GatewayEvents } from '../events/gateway-events.js';
+import type { ExecutionStores } from '../execution/execution-stores.js';
+import type { IngestionLease } from '../ingest/ingestion-lease.js';
+import type { CandleStore } from '../market-data/candle-store.js';
+import type { FundingStore } from '../market-data/funding-store.js';
+import type { SnapshotCache } from '../market-data/snapshot-cache.js';
+import type { RateLimiter } from '../rate-limit/rate-limiter.js';
+
+/** Every store the gateway keeps state in, behind its interface: what `openStores` gives the composition root. */
+export interface GatewayStores {
+  cache: SnapshotCache;
+  candles: CandleStore;
+  funding: FundingStore;
+  identities: IdentityStore;
+  rateLimiter: RateLimiter;
+  /** Subscription events; shared across replicas in Redis mode. */
+  events: GatewayEvents;
+  execution: ExecutionStores;
+  /** Who runs ingestion: always this process in embedded mode, one replica at a time in Redis mode. */
+  lease: IngestionLease;
+  /** Where shared state lives and whether it is reachable, for the status route. */
+  sharedState: SharedState;
+  /** Where the fleet's operator controls live; none in embedded mode (one process). */
+  controlsChannel: ControlsChannel | undefined;
+  /** Connects to shared state before anything reads it; a no-op in embedded mode. */
+  connect(): Promise<void>;
+  /** Releases connections; a no-op in embedded mode. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,30 @@
+import { Decimal } from '../../domain/decimal.js';
+import type { AgentSessionStore } from '../../execution/execution-stores.js';
+import type { AgentSession } from '../../execution/execution-types.js';
+import { Expiring, type Now } from './expiring.js';
+
+export class MemoryAgentSessionStore implements AgentSessionStore {
+  private readonly sessions = new Map<string, AgentSession>();
+  private readonly spend: Expiring<string>;
+  constructor(now: Now = Date.now) {
+    this.spend = new Expiring(now);
+  }
+  async put(s: AgentSession) {
+    this.sessions.set(s.id, structuredClone(s));
+  }
+  async get(id: string) {
+    const s = this.sessions.get(id);
+    return s && structuredClone(s);
+  }
+  async list(accountId: string) {
+    return [...this.sessions.values()].filter((s) => s.accountId === accountId).map((x) => structuredClone(x));
+  }
+  async addSpend(sessionId: string, periodStart: number, amount: string, cap: string, ttlMs: number) {
+    const key = `${sessionId}|${periodStart}`;
+    const spent = new Decimal(this.spend.get(key) ?? '0');
+    const next = spent.plus(amount);
+    if (next.gt(cap)) return { ok: false, spent: spent.toString() };
+    this.spend.set(key, next.toString(), ttlMs);
+    return { ok: true, spent: next.toString() };
+  }
+}

@@ -1,0 +1,32 @@
+import type { ApprovalStore } from '../../execution/execution-stores.js';
+import type { Approval } from '../../execution/execution-types.js';
+
+export class MemoryApprovalStore implements ApprovalStore {
+  private readonly approvals = new Map<string, Approval>();
+  async create(a: Approval) {
+    this.approvals.set(a.id, structuredClone(a));
+  }
+  async get(id: string) {
+    const a = this.approvals.get(id);
+    return a && structuredClone(a);
+  }
+  async decide(id: string, to: 'approved' | 'rejected', now: number) {
+    const a = this.approvals.get(id);
+    if (!a || a.state !== 'pending' || a.expiresAt <= now) return undefined;
+    a.state = to;
+    a.decidedAt = now;
+    return structuredClone(a);
+  }
+  async consume(id: string, hash: string, executionId: string, now: number) {
+    const a = this.approvals.get(id);
+    if (!a) return 'not_found' as const;
+    if (a.state === 'consumed') return 'already_consumed' as const;
+    if (a.state !== 'approved') return 'not_approved' as const;
+    if (a.expiresAt <= now) return 'expired' as const;
+    if (a.instructionHash !== hash) return 'hash_mismatch' as const;
+    a.state = 'consumed';
+    a.consumedAt = now;
+    a.executionId = executionId;
+    return 'consumed' as const;
+  }
+}

@@ -1,0 +1,22 @@
+import type { ExecutionStore } from '../../execution/execution-stores.js';
+import type { Execution } from '../../execution/execution-types.js';
+
+export class MemoryExecutionStore implements ExecutionStore {
+  private readonly executions = new Map<string, Execution>();
+  private readonly byReference = new Map<string, string>();
+  async create(e: Execution) {
+    this.executions.set(e.id, structuredClone(e));
+    this.byReference.set(`${e.accountId}|${e.referenceId}`, e.id);
+  }
+  async get(id: string) {
+    const e = this.executions.get(id);
+    return e && structuredClone(e);
+  }
+  async update(e: Execution) {
+    this.executions.set(e.id, structuredClone(e));
+  }
+  async findByReference(accountId: string, referenceId: string) {
+    const id = this.byReference.get(`${accountId}|${referenceId}`);
+    return id ? this.get(id) : undefined;
+  }
+}

@@ -1,0 +1,27 @@
+import { Decimal } from '../../domain/decimal.js';
+import { quantize } from '../../domain/ledger-units.js';
+import type { LedgerStore } from '../../execution/execution-stores.js';
+
+export class MemoryLedgerStore implements LedgerStore {
+  private readonly ledgers = new Map<string, Map<string, Decimal>>();
+  async balances(accountId: string) {
+    const l = this.ledgers.get(accountId);
+    return l && Object.fromEntries([...l].map(([k, v]) => [k, v.toString()]));
+  }
+  async seed(accountId: string, balances: Record<string, string>) {
+    if (!this.ledgers.has(accountId)) this.ledgers.set(accountId, new Map(Object.entries(balances).map(([k, v]) => [k, new Decimal(quantize(v))])));
+  }
+  async apply(accountId: string, changes: Record<string, string>, mayGoNegative: readonly string[]) {
+    const l = this.ledgers.get(accountId) ?? new Map<string, Decimal>();
+    const next = new Map(l);
+    for (const [token, delta] of Object.entries(changes)) {
+      const value = (next.get(token) ?? new Decimal(0)).plus(quantize(delta));
+      if (value.isNeg() && !mayGoNegative.includes(token)) {
+        return { ok: false as const, token, available: (l.get(token) ?? new Decimal(0)).toString(), required: new Decimal(quantize(delta)).neg().toString() };
+      }
+      next.set(token, value);
+    }
+    this.ledgers.set(accountId, next);
+    return { ok: true as const };
+  }
+}

@@ -1,0 +1,56 @@
+import type { ApprovalStore } from '../../execution/execution-stores.js';
+import type { Approval } from '../../execution/execution-types.js';
+import { LuaScript, type RedisConnection } from './redis-connection.js';
+import { json, RECORD_TTL_MS } from './redis-json.js';
+
+/** KEYS[1] approval; ARGV: to-state, now. pending and unexpired → decided, else nil. */
+const DECIDE = new LuaScript(`
+local raw = redis.call('GET', KEYS[1])
+if not raw then return false end
+local a = cjson.decode(raw)
+if a.state ~= 'pending' or a.expiresAt <= tonumber(ARGV[2]) then return false end
+a.state = ARGV[1]
+a.decidedAt = tonumber(ARGV[2])
+local out = cjson.encode(a)
+redis.call('SET', KEYS[1], out, 'KEEPTTL')
+return out`);
+
+/** KEYS[1] approval; ARGV: instruction hash, execution id, now. The one-time consumption. */
+const CONSUME = new LuaScript(`
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 'not_found' end
+local a = cjson.decode(raw)
+if a.state == 'consumed' then return 'already_consumed' end
+if a.state ~= 'approved' then return 'not_approved' end
+if a.expiresAt <= tonumber(ARGV[3]) then return 'expired' end
+if a.instructionHash ~= ARGV[1] then return 'hash_mismatch' end
+a.state = 'consumed'
+a.consumedAt = tonumber(ARGV[3])
+a.executionId = ARGV[2]
+redis.call('SET', KEYS[1], cjson.encode(a), 'KEEPTTL')
+return 'consumed'`);
+
+export class RedisApprovalStore implements ApprovalStore {
+  constructor(private readonly redis: RedisConnection) {}
+  private k = (id: string) => this.redis.key('approval', id);
+  async create(a: Approval) {
+    return this.redis.guard(async () => {
+      await this.redis.client.set(this.k(a.id), JSON.stringify(a), { PX: RECORD_TTL_MS });
+    });
+  }
+  async get(id: string) {
+    return this.redis.guard(async () => {
+      return json<Approval>(await this.redis.client.get(this.k(id)));
+    });
+  }
+  async decide(id: string, to: 'approved' | 'rejected', now: number) {
+    return this.redis.guard(async () => {
+      return json<Approval>(((await this.redis.run(DECIDE, [this.k(id)], [to, now])) as string | null) ?? null);
+    });
+  }
+  async consume(id: string, hash: string, executionId: string, now: number) {
+    return this.redis.guard(async () => {
+      return (await this.redis.run(CONSUME, [this.k(id)], [hash, executionId, now])) as Awaited<ReturnType<ApprovalStore['consume']>>;
+    });
+  }
+}
