@@ -2,7 +2,10 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newApiKey } from '../src/auth/api-key-secret.js';
-import { AUTHENTICATED_ROUTES, PUBLIC_ROUTES, ROUTES } from '../src/contract/route-registry.js';
+import { AGENT_ROUTES, DATA_ROUTES, PUBLIC_ROUTES, ROUTES } from '../src/contract/route-registry.js';
+
+/** Reads any key (with the route's scope) may make. */
+const AUTHENTICATED_ROUTES = [...DATA_ROUTES, ...AGENT_ROUTES.filter((r) => r.method === 'GET')];
 import { startGateway, type TestGateway } from './support/gateway.js';
 import { bearer, writeBootstrap, type BootstrapKeys } from './support/keys.js';
 
@@ -28,6 +31,7 @@ const GRAPHQL_CALL: Record<string, string> = {
   'Query.capabilities': '{ capabilities { data { keyId } } }',
   'Query.workflowNodes': '{ workflowNodes { data { nodes { id } } } }',
   'Query.contractOpenApi': '{ contractOpenApi }',
+  'Query.agentSessions': '{ agentSessions { id } }',
 };
 
 const restExample = (path: string) => pathOf(path).replace('/lending/yield/BTC', '/lending/yield/USDC');

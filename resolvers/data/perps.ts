@@ -1,5 +1,5 @@
 import { Decimal } from '../../src/domain/decimal.js';
-import { FUNDING_HISTORY_LIMIT } from '../../src/contract/route-registry.js';
+import { FUNDING_HISTORY_LIMIT } from '../../src/market-data/history-limits.js';
 import { GatewayError } from '../../src/errors/gateway-error.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';

@@ -1,5 +1,6 @@
 import { getNamedType, isNonNullType, isObjectType, type GraphQLSchema } from 'graphql';
-import { CONTRACT_SCHEMA_VERSION, sofaPath, type RouteSpec } from './route-registry.js';
+import { sofaPath } from './route-registry.js';
+import { CONTRACT_SCHEMA_VERSION, type RouteSpec } from './route-spec.js';
 import { ERROR_RESPONSE_SCHEMA, FRESHNESS_SCHEMA, PUBLIC_ENVELOPE_SCHEMA, SHARED_ERROR_STATUSES } from './openapi-schemas.js';
 
 export type OpenApiDocument = Record<string, any>;

@@ -1,4 +1,4 @@
-import type { RouteSpec } from '../contract/route-registry.js';
+import type { RouteSpec } from '../contract/route-spec.js';
 import type { RequestScope } from './request-scope.js';
 
 /**

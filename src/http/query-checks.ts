@@ -1,5 +1,5 @@
 import { errorResponse } from '../errors/error-response.js';
-import type { RouteSpec } from '../contract/route-registry.js';
+import type { RouteSpec } from '../contract/route-spec.js';
 import { errorOutcome, type ErrorOutcome } from './error-outcome.js';
 
 const INTEGER = /^-?\d{1,15}$/;

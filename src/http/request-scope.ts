@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Freshness } from '../domain/freshness.js';
-import type { RouteSpec } from '../contract/route-registry.js';
+import type { RouteSpec } from '../contract/route-spec.js';
 
 /**
  * What one HTTP request carries between the server edge, Sofa and the resolvers: its id, the

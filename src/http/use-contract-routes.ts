@@ -1,7 +1,8 @@
 import type { Plugin } from 'graphql-yoga';
 import { errorJson, errorResponse } from '../errors/error-response.js';
 import { errorOutcomeResponse } from './error-outcome.js';
-import { RouteMatcher, type RouteSpec } from '../contract/route-registry.js';
+import { RouteMatcher } from '../contract/route-matcher.js';
+import type { RouteSpec } from '../contract/route-spec.js';
 import { queryRejection } from './query-checks.js';
 import { currentScope } from './request-scope.js';
 

@@ -1,7 +1,7 @@
 import { mergeCandles } from '../domain/candle-fold.js';
 import type { Candle, CandleTier } from '../domain/candle.js';
 import type { CandleStore } from './candle-store.js';
-import type { HISTORY_RESOLUTIONS } from '../contract/route-registry.js';
+import type { HISTORY_RESOLUTIONS } from './history-limits.js';
 
 export type HistoryResolution = (typeof HISTORY_RESOLUTIONS)[number];
 
