@@ -4,6 +4,7 @@ import { builder } from './builder.js';
 import { FreshnessRef } from './freshness.js';
 
 /** The spec's public envelope around one route's payload type. */
+/* eslint-disable @typescript-eslint/no-explicit-any -- Pothos refs of any payload type; each caller is typed by its own ref. */
 export function envelopeType<T>(name: string, data: ObjectRef<any, T> | [ObjectRef<any, T>], options: { nullableData?: boolean; description: string }) {
   return builder.objectRef<PublicEnvelope<any>>(name).implement({
     description: options.description,

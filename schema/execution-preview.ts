@@ -1,3 +1,4 @@
+import type { TokenAmount } from '../src/execution/execution-types.js';
 import type { GateVerdict } from '../src/execution/gates.js';
 import type { StoredPreview } from '../src/execution/stored-preview.js';
 import type { Quote } from '../src/execution/venues/execution-venue.js';
@@ -5,7 +6,7 @@ import { previewExecution } from '../resolvers/execution/previews.js';
 import { builder } from './builder.js';
 import { instructionArgs } from './execution-inputs.js';
 
-const TokenAmountRef = builder.objectRef<{ token: string; amount: string }>('TokenAmount').implement({
+const TokenAmountRef = builder.objectRef<TokenAmount>('TokenAmount').implement({
   fields: (t) => ({ token: t.exposeString('token'), amount: t.field({ type: 'Decimal', resolve: (x) => x.amount }) }),
 });
 

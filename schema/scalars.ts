@@ -1,6 +1,7 @@
 import { GraphQLError, Kind } from 'graphql';
 import { builder } from './builder.js';
 import { isRfc3339 } from '../src/domain/rfc3339.js';
+import { DECIMAL_PATTERN } from '../src/domain/validators.js';
 
 /** Exactly what Date.prototype.toISOString() gives for years 0000-9999. */
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -15,17 +16,15 @@ builder.scalarType('DateTime', {
   },
 });
 
-const DECIMAL = /^-?\d+(\.\d+)?$/;
-
 builder.scalarType('Decimal', {
   description: 'A decimal number as a string, never a float (such as "64012.5").',
   serialize: (value) => String(value),
   parseValue: (value) => {
-    if (typeof value !== 'string' || !DECIMAL.test(value)) throw new GraphQLError('Decimal must be a decimal string such as "12.50"');
+    if (typeof value !== 'string' || !DECIMAL_PATTERN.test(value)) throw new GraphQLError('Decimal must be a decimal string such as "12.50"');
     return value;
   },
   parseLiteral: (ast) => {
-    if (ast.kind !== Kind.STRING || !DECIMAL.test(ast.value)) throw new GraphQLError('Decimal must be a decimal string such as "12.50"');
+    if (ast.kind !== Kind.STRING || !DECIMAL_PATTERN.test(ast.value)) throw new GraphQLError('Decimal must be a decimal string such as "12.50"');
     return ast.value;
   },
 });

@@ -23,7 +23,7 @@ import { MarketReader } from './market-data/market-reader.js';
 import { DEFAULT_PROTOCOLS } from './protocols/default-protocols.js';
 import { ProtocolRegistry } from './protocols/protocol-registry.js';
 import { createSimulatedSources } from './sources/simulated-sources.js';
-import { Authenticator, RequestAuth } from './auth/authenticator.js';
+import { Authenticator, type RequestAuth } from './auth/authenticator.js';
 import { applyBootstrap, readBootstrap } from './auth/bootstrap-file.js';
 import { ensureDemoKey } from './auth/key-issuer.js';
 import { useRateLimits, type RateLimitOptions } from './http/use-rate-limits.js';

@@ -189,7 +189,11 @@ describe('approvalUpdated and executionUpdated over graphql-ws', () => {
             next: (v) => {
               if (v.errors) return reject(new Error(JSON.stringify(v.errors)));
               seen.push(v.data);
-              if (seen.length === count) (clearTimeout(timer), stop(), resolve(seen));
+              if (seen.length === count) {
+                clearTimeout(timer);
+                stop();
+                resolve(seen);
+              }
             },
             error: reject,
             complete: () => undefined,

@@ -1,6 +1,6 @@
 import type { AuthResult } from '../../src/auth/authenticator.js';
 import type { Scope } from '../../src/auth/identity.js';
-import { combineFreshness, freshnessOf, MAX_AGE_MS, missingFreshness } from '../../src/domain/freshness.js';
+import { combineFreshness, missingFreshness, sourceFreshness } from '../../src/domain/freshness.js';
 import type { SourceStatus } from '../../src/domain/source-health.js';
 import type { ActionDefinition, CertificationState, ProtocolDefinition } from '../../src/protocols/protocol.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
@@ -126,10 +126,7 @@ export async function capabilitiesEnvelope(ctx: GatewayContext): Promise<PublicE
     }),
   };
   const freshness = combineFreshness(
-    visible.map((p) => {
-      const h = health.get(p.sourceId);
-      return h?.lastSuccessAt ? freshnessOf(h.lastSuccessAt, h.status, MAX_AGE_MS.default, now) : missingFreshness('no_snapshot', h?.status ?? 'unknown', now);
-    }),
+    visible.map((p) => sourceFreshness(health.get(p.sourceId), now)),
     missingFreshness('no_snapshot', 'unknown', now),
   );
   return publicEnvelope(ctx, data, freshness, now);

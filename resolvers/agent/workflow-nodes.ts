@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AuthResult } from '../../src/auth/authenticator.js';
-import { dereference } from '../../src/contract/contract-openapi.js';
+import { dereference, type OpenApiDocument } from '../../src/contract/contract-openapi.js';
 import { ROUTES, type RouteSpec } from '../../src/contract/route-registry.js';
 import { freshnessOf } from '../../src/domain/freshness.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
@@ -50,7 +50,7 @@ function inputOf(route: RouteSpec): Record<string, unknown> {
 const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
 /** Input of a step with a body: its path parameters and the request body's fields. */
-function stepInputOf(doc: Record<string, any>, route: RouteSpec): Record<string, unknown> {
+function stepInputOf(doc: OpenApiDocument, route: RouteSpec): Record<string, unknown> {
   const params = inputOf(route) as { properties: Record<string, unknown>; required: string[] };
   const body = dereference(doc, doc.paths[route.path][route.method.toLowerCase()].requestBody?.content?.['application/json']?.schema ?? {});
   return {

@@ -1,6 +1,5 @@
 import { Decimal } from '../../src/domain/decimal.js';
 import { combineFreshness, missingFreshness } from '../../src/domain/freshness.js';
-import { GatewayError } from '../../src/errors/gateway-error.js';
 import type { CertificationState } from '../../src/protocols/protocol.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';

@@ -1,4 +1,3 @@
-import { GatewayError } from '../../src/errors/gateway-error.js';
 import { CERTIFICATION_STATES, type CertificationState } from '../../src/protocols/protocol.js';
 import type { ControlsState } from '../../src/controls/execution-controls.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';

@@ -1,4 +1,4 @@
-import { combineFreshness, freshnessOf, MAX_AGE_MS, missingFreshness } from '../../src/domain/freshness.js';
+import { combineFreshness, missingFreshness, sourceFreshness } from '../../src/domain/freshness.js';
 import { unknownHealth, type SourceHealth } from '../../src/domain/source-health.js';
 import type { SharedStateStatus } from '../../src/domain/shared-state.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
@@ -32,9 +32,7 @@ export async function statusEnvelope(ctx: GatewayContext): Promise<PublicEnvelop
   const sourceIds = [...new Set(markets.map((m) => m.sourceId))];
   const sources = sourceIds.map((id) => ({ ...(health.get(id) ?? unknownHealth(id)), markets: reader.directory.ofSource(id).length }));
   const freshness = combineFreshness(
-    sources.map((s) =>
-      s.lastSuccessAt === null ? missingFreshness('no_snapshot', s.status, now) : freshnessOf(s.lastSuccessAt, s.status, MAX_AGE_MS.default, now),
-    ),
+    sources.map((s) => sourceFreshness(s, now)),
     missingFreshness('no_snapshot', 'unknown', now),
   );
   const status: GatewayStatus = {

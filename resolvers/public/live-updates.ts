@@ -1,5 +1,4 @@
 import type { MarketDefinition } from '../../src/domain/market.js';
-import { GatewayError } from '../../src/errors/gateway-error.js';
 import type { GatewayEventMap } from '../../src/events/gateway-events.js';
 import type { MarketFreshness } from '../../src/market-data/market-view.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';

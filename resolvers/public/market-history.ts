@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { missingFreshness } from '../../src/domain/freshness.js';
-import { GatewayError } from '../../src/errors/gateway-error.js';
 import { HISTORY_LIMIT, HISTORY_RESOLUTIONS } from '../../src/market-data/history-limits.js';
 import type { HistoryPoint, HistoryResolution } from '../../src/market-data/candle-history.js';
 import { isRfc3339 } from '../../src/domain/rfc3339.js';

@@ -1,4 +1,4 @@
-import { combineFreshness, freshnessOf, MAX_AGE_MS, missingFreshness, type Freshness } from '../../src/domain/freshness.js';
+import { combineFreshness, missingFreshness, sourceFreshness } from '../../src/domain/freshness.js';
 import type { SourceHealth, SourceStatus } from '../../src/domain/source-health.js';
 import { GatewayError } from '../../src/errors/gateway-error.js';
 import type { ActionDefinition, CertificationState, ProtocolDefinition, ProtocolKind } from '../../src/protocols/protocol.js';
@@ -56,11 +56,6 @@ function publicView(ctx: GatewayContext, p: ProtocolDefinition, health: SourceHe
   };
 }
 
-function protocolFreshness(health: SourceHealth | undefined, now: number): Freshness {
-  if (!health?.lastSuccessAt) return missingFreshness('no_snapshot', health?.status ?? 'unknown', now);
-  return freshnessOf(health.lastSuccessAt, health.status, MAX_AGE_MS.default, now);
-}
-
 export async function protocolEnvelope(ctx: GatewayContext, id: string): Promise<PublicEnvelope<PublicProtocol>> {
   const p = ctx.services.protocols.publicProtocol(id);
   if (!p) {
@@ -71,7 +66,7 @@ export async function protocolEnvelope(ctx: GatewayContext, id: string): Promise
   }
   const now = ctx.services.clock.now();
   const health = await ctx.services.reader.sourceHealth(p.sourceId);
-  return publicEnvelope(ctx, publicView(ctx, p, health), protocolFreshness(health, now), now);
+  return publicEnvelope(ctx, publicView(ctx, p, health), sourceFreshness(health, now), now);
 }
 
 export async function protocolsEnvelope(ctx: GatewayContext): Promise<PublicEnvelope<PublicProtocol[]>> {
@@ -80,7 +75,7 @@ export async function protocolsEnvelope(ctx: GatewayContext): Promise<PublicEnve
   const protocols = ctx.services.protocols.publicProtocols();
   const views = protocols.map((p) => publicView(ctx, p, health.get(p.sourceId)));
   const freshness = combineFreshness(
-    protocols.map((p) => protocolFreshness(health.get(p.sourceId), now)),
+    protocols.map((p) => sourceFreshness(health.get(p.sourceId), now)),
     missingFreshness('no_snapshot', 'unknown', now),
   );
   if (ctx.http) {

@@ -2,15 +2,15 @@ import { z } from 'zod';
 import { readJsonConfig } from '../config/read-json-config.js';
 import type { IdentityStore } from './identity-store.js';
 import { SCOPES } from './identity.js';
+import { decimalString, walletAddress } from '../domain/validators.js';
 
-const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a non-negative decimal string');
 
 const bootstrapSchema = z.object({
   accounts: z.array(
     z.object({
       id: z.string().min(1),
-      wallet: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address'),
-      balances: z.record(z.string().min(1), decimal).default({}),
+      wallet: walletAddress,
+      balances: z.record(z.string().min(1), decimalString).default({}),
     }),
   ),
   apiKeys: z.array(

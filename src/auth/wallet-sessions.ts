@@ -71,7 +71,7 @@ export class WalletSessions {
     if (!Number.isFinite(issuedAt) || issuedAt > now + CLOCK_SKEW_MS || now - issuedAt > maxAgeMs)
       throw refused(`The message must be signed within ${Math.round(maxAgeMs / 1000)} s.`);
     if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) throw refused('The signature is malformed.');
-    let valid = false;
+    let valid: boolean;
     try {
       valid = await verifyMessage({ address: fields.address, message, signature: signature as Hex });
     } catch {

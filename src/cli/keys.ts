@@ -3,6 +3,7 @@ import { issueApiKey } from '../auth/key-issuer.js';
 import { SCOPES, type Scope } from '../auth/identity.js';
 import { loadConfig } from '../config/gateway-config.js';
 import { openIdentityStoreForCli } from '../stores/open-identity-store.js';
+import { isWalletAddress } from '../domain/validators.js';
 
 const USAGE = `Usage: npm run keys -- <command> [options]
 
@@ -76,7 +77,7 @@ async function main(argv: string[]): Promise<void> {
       }
       case 'account': {
         if (!values.id || !values.wallet) fail('account needs --id and --wallet');
-        if (!/^0x[0-9a-fA-F]{40}$/.test(values.wallet)) fail('--wallet must be a 0x-prefixed 20-byte hex address');
+        if (!isWalletAddress(values.wallet)) fail('--wallet must be a 0x-prefixed 20-byte hex address');
         const balances: Record<string, string> = {};
         for (const b of values.balance ?? []) {
           const m = /^([A-Za-z0-9]+)=(\d+(\.\d+)?)$/.exec(b);

@@ -7,7 +7,7 @@ export function readJsonConfig<S extends z.ZodType>(variable: string, path: stri
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
-    throw new Error(`${variable} ${path}: cannot read JSON (${e instanceof Error ? e.message : String(e)})`);
+    throw new Error(`${variable} ${path}: cannot read JSON (${e instanceof Error ? e.message : String(e)})`, { cause: e });
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- OpenAPI and JSON Schema documents are free-form JSON, walked and rewritten here. */
 import { getNamedType, isNonNullType, isObjectType, type GraphQLSchema } from 'graphql';
 import { sofaPath } from './route-registry.js';
 import { CONTRACT_SCHEMA_VERSION, type RouteSpec } from './route-spec.js';

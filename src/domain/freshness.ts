@@ -1,4 +1,4 @@
-import { worstStatus, type SourceStatus } from './source-health.js';
+import { worstStatus, type SourceHealth, type SourceStatus } from './source-health.js';
 
 /** Spec: Freshness object. */
 export interface Freshness {
@@ -45,4 +45,10 @@ export function combineFreshness(parts: Freshness[], fallback: Freshness): Fresh
     staleReason: stalePart?.staleReason ?? null,
     sourceStatus,
   };
+}
+
+/** Freshness of what a source last delivered: its last success, aged; missing when it never answered. */
+export function sourceFreshness(health: SourceHealth | undefined, now: number): Freshness {
+  if (!health?.lastSuccessAt) return missingFreshness('no_snapshot', health?.status ?? 'unknown', now);
+  return freshnessOf(health.lastSuccessAt, health.status, MAX_AGE_MS.default, now);
 }

@@ -8,12 +8,9 @@ import type { ExecutionDeps } from './execution-deps.js';
 import type { AgentSession } from './execution-types.js';
 import { activeSessions } from './gate-checks.js';
 import { invalidBody, invalidField, notFound } from '../errors/error-factories.js';
+import { positiveDecimal } from '../domain/validators.js';
 
 const MAX_SESSION_MS = 30 * 24 * 3_600_000;
-const positive = z
-  .string()
-  .regex(/^\d+(\.\d+)?$/, 'must be a decimal string')
-  .refine((v) => new Decimal(v).gt(0), 'must be greater than zero');
 const list = z.array(z.string().min(1).max(64)).min(1).max(50);
 
 const activation = z.object({
@@ -21,8 +18,8 @@ const activation = z.object({
   protocols: list,
   actions: list,
   assets: list,
-  maxOrderNotional: positive,
-  maxPeriodNotional: positive,
+  maxOrderNotional: positiveDecimal,
+  maxPeriodNotional: positiveDecimal,
   periodSeconds: z
     .number()
     .int()

@@ -11,6 +11,7 @@ import type { ExecutionInstruction } from './instruction.js';
 import type { StoredPreview } from './stored-preview.js';
 import type { ExecutionVenue, Quote } from './venues/execution-venue.js';
 import { orderBookView } from '../market-data/order-book-view.js';
+import { isWalletAddress } from '../domain/validators.js';
 
 /** The protocol, action and venue an instruction names; unknown or hidden ones are a 400 alike. */
 export function resolveTarget(deps: ExecutionDeps, i: ExecutionInstruction): { protocol: ProtocolDefinition; action: ActionDefinition; venue: ExecutionVenue } {
@@ -95,7 +96,7 @@ export async function checkAuthority(
   approvalId: string | undefined,
   now: number,
 ): Promise<AuthorityResult> {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(account.wallet))
+  if (!isWalletAddress(account.wallet))
     return { verdict: block('authority', 'POLICY_DENIED', 'wallet_readiness', 'The account has no ready wallet.') };
   try {
     if (approvalId !== undefined) {

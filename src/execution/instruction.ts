@@ -1,13 +1,8 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { Decimal } from '../domain/decimal.js';
 import { z } from 'zod';
 import { invalidBody } from '../errors/error-factories.js';
-
-const positiveDecimal = z
-  .string()
-  .regex(/^\d+(\.\d+)?$/, 'must be a decimal string such as "1.5"')
-  .refine((v) => new Decimal(v).gt(0), 'must be greater than zero');
+import { positiveDecimal } from '../domain/validators.js';
 
 /** The execution request of the spec (preview body), strict: unknown fields are refused. */
 export const instructionSchema = z

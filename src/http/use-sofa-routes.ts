@@ -7,6 +7,7 @@ import { ROUTES, sofaPath } from '../contract/route-registry.js';
 import { finishHead } from './finish-head.js';
 import { currentScope } from './request-scope.js';
 import { sofaErrorHandler } from './sofa-error-handler.js';
+import { DECIMAL_PATTERN } from '../domain/validators.js';
 
 /** Sofa's route table, derived from the registry: one row per contract route. */
 export function sofaRoutes(): Record<string, { method: (typeof ROUTES)[number]['method']; path: string; tags: string[]; description: string }> {
@@ -43,7 +44,7 @@ export function useSofaRoutes(options: SofaRoutesOptions): Plugin & { currentSof
       swaggerUI: { endpoint: false },
       customScalars: {
         DateTime: { type: 'string', format: 'date-time' },
-        Decimal: { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' },
+        Decimal: { type: 'string', pattern: DECIMAL_PATTERN.source },
         JSONObject: { type: 'object', additionalProperties: true },
       },
       errorHandler: sofaErrorHandler(options.logger) as never,
