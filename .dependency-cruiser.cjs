@@ -30,7 +30,12 @@ module.exports = {
       name: 'no-unlayered',
       severity: 'error',
       comment: 'Every source module belongs to a layer.',
-      from: { path: '^(src|schema|resolvers)/', pathNot: Object.values(LAYERS).map((l) => l.path).join('|') },
+      from: {
+        path: '^(src|schema|resolvers)/',
+        pathNot: Object.values(LAYERS)
+          .map((l) => l.path)
+          .join('|'),
+      },
       to: {},
     },
   ],

@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { DECIMAL_PATTERN } from '../../src/domain/validators.js';
 
-const decimal = z
-  .string()
-  .regex(DECIMAL_PATTERN)
-  .describe('Decimal string');
+const decimal = z.string().regex(DECIMAL_PATTERN).describe('Decimal string');
 const asset = z.string().min(1).describe('A market id or asset symbol');
 const dateTime = z.string().describe('RFC 3339 date-time');
 

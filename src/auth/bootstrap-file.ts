@@ -4,7 +4,6 @@ import type { IdentityStore } from './identity-store.js';
 import { SCOPES } from './identity.js';
 import { decimalString, walletAddress } from '../domain/validators.js';
 
-
 const bootstrapSchema = z.object({
   accounts: z.array(
     z.object({

@@ -96,8 +96,7 @@ export async function checkAuthority(
   approvalId: string | undefined,
   now: number,
 ): Promise<AuthorityResult> {
-  if (!isWalletAddress(account.wallet))
-    return { verdict: block('authority', 'POLICY_DENIED', 'wallet_readiness', 'The account has no ready wallet.') };
+  if (!isWalletAddress(account.wallet)) return { verdict: block('authority', 'POLICY_DENIED', 'wallet_readiness', 'The account has no ready wallet.') };
   try {
     if (approvalId !== undefined) {
       // Spec: approvals are the interactive path; API-key clients execute within agent sessions.
