@@ -10,6 +10,7 @@ import { MemoryIdentityStore } from '../../src/stores/memory/memory-identity-sto
 import { MemorySnapshotCache } from '../../src/stores/memory/memory-snapshot-cache.js';
 import { memoryExecutionStores } from '../../src/stores/open-stores.js';
 import { executionStoresContract } from './execution-stores.contract.js';
+import { expiringStoresContract } from './expiring-stores.contract.js';
 import { candleStoreContract } from './candle-store.contract.js';
 import { fundingStoreContract } from './funding-store.contract.js';
 import { identityStoreContract } from './identity-store.contract.js';
@@ -24,3 +25,4 @@ identityStoreContract('file', async () => new FileIdentityStore(join(mkdtempSync
 rateLimiterContract('memory', async () => new FlexibleRateLimiter((p) => new RateLimiterMemory({ points: p.points, duration: p.windowSeconds, keyPrefix: p.name })));
 
 executionStoresContract('memory', async () => memoryExecutionStores());
+expiringStoresContract('memory', async (now) => memoryExecutionStores(now));
