@@ -9,8 +9,8 @@ import type { FundingStore } from './funding-store.js';
 import type { IdentityStore } from './identity-store.js';
 import { MemoryCandleStore } from './memory/memory-candle-store.js';
 import { MemoryFundingStore } from './memory/memory-funding-store.js';
+import { MemoryIdentityStore } from './memory/memory-identity-store.js';
 import { MemorySnapshotCache } from './memory/memory-snapshot-cache.js';
-import { openIdentityStore } from './open-identity-store.js';
 import { openRedisStores } from './redis/open-redis-stores.js';
 import type { SharedState } from './shared-state.js';
 import type { SnapshotCache } from './snapshot-cache.js';
@@ -26,6 +26,7 @@ import {
   MemoryLedgerStore,
   MemoryWalletSessionStore,
 } from './memory/memory-execution-stores.js';
+import { openEmbeddedStores } from './sqlite/open-sqlite-stores.js';
 
 /** The stores of the execution plane: the policy store (approvals, sessions) and its records. */
 export interface ExecutionStores {
@@ -65,34 +66,37 @@ export interface GatewayStores {
   lease: IngestionLease;
   /** Where shared state lives and whether it is reachable, for the status route. */
   sharedState: SharedState;
-  /** Where the fleet's operator controls live; none in embedded mode (one process). */
+  /** Where the operator controls in force are kept: Redis, the embedded database, or nowhere (memory). */
   controlsChannel: ControlsChannel | undefined;
   /** Connects to shared state before anything reads it; a no-op in embedded mode. */
   connect(): Promise<void>;
-  /** Releases connections; a no-op in embedded mode. */
+  /** Releases connections, the embedded database and its data-directory lock. */
   close(): Promise<void>;
 }
 
 /**
  * The stores of the configured mode: with REDIS_URL every one of them lives in Redis; otherwise
- * (embedded) in-process, with identities in the data directory.
+ * (embedded) market data is in-process and identities, the execution plane and the operator
+ * controls live in <dataDir>/gateway.db (SQLite), or in memory when dataDir is null (tests).
+ * Embedded mode with a data directory throws DataDirLockedError when another gateway owns it.
  */
 export function openStores(config: GatewayConfig, logger: Logger, now: () => number = Date.now): GatewayStores {
   const { redisUrl } = config;
   if (redisUrl) return openRedisStores({ ...config, redisUrl }, logger, redisExecutionStores);
   const lease = new SoleIngestion();
+  const durable = config.dataDir ? openEmbeddedStores(config.dataDir, logger, now) : undefined;
   return {
     cache: new MemorySnapshotCache(),
     candles: new MemoryCandleStore(),
     funding: new MemoryFundingStore(),
-    identities: openIdentityStore(config),
+    identities: durable?.identities ?? new MemoryIdentityStore(),
     rateLimiter: new FlexibleRateLimiter((p) => new RateLimiterMemory({ points: p.points, duration: p.windowSeconds, keyPrefix: p.name })),
     events: createGatewayEvents(),
-    execution: memoryExecutionStores(now),
+    execution: durable?.execution ?? memoryExecutionStores(now),
     lease,
-    controlsChannel: undefined,
+    controlsChannel: durable?.controls,
     sharedState: { status: () => ({ mode: 'embedded', connected: true, lastError: null, lastErrorAt: null, ingestionLeader: lease.held }) },
     connect: async () => undefined,
-    close: async () => undefined,
+    close: async () => durable?.close(),
   };
 }
