@@ -1,8 +1,18 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './config/gateway-config.js';
+import { DataDirLockedError } from './stores/sqlite/data-dir-lock.js';
 
 const config = loadConfig();
-const app = buildApp(config);
+const app = (() => {
+  try {
+    return buildApp(config);
+  } catch (err) {
+    // Another gateway owns the data directory: one line, exit 1, nothing touched.
+    if (!(err instanceof DataDirLockedError)) throw err;
+    process.stderr.write(`gateway: ${err.message}\n`);
+    process.exit(1);
+  }
+})();
 const { logger } = app.services;
 
 const { demoKey } = await app.start();

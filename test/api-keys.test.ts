@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../src/auth/api-key-secret.js';
 import { readBootstrap } from '../src/auth/bootstrap-file.js';
 import { startGateway, type TestGateway } from './support/gateway.js';
 import { bearer, writeBootstrap, type BootstrapKeys } from './support/keys.js';
@@ -57,7 +58,13 @@ describe('API keys from the bootstrap file and the keys CLI', () => {
   });
 
   it('stores only hashes', async () => {
-    const stored = await import('node:fs').then((fs) => fs.readFileSync(join(dataDir, 'identities.json'), 'utf8'));
+    // Every file of the data directory: gateway.db and its write-ahead log.
+    const fs = await import('node:fs');
+    const stored = fs
+      .readdirSync(dataDir)
+      .map((f) => fs.readFileSync(join(dataDir, f)).toString('latin1'))
+      .join('\n');
+    expect(stored).toContain(sha256Hex(boot.full));
     for (const secret of [boot.full, boot.readOnly, boot.previewOnly]) expect(stored).not.toContain(secret);
   });
 });

@@ -22,7 +22,7 @@ export interface ControlsChannel {
  * Keeps one process's controls in step with the fleet: an operator change on any replica
  * applies on every replica. Gates read the local copy (synchronously, on the hot path); the
  * shared copy is the truth and wins at start (the controls file only seeds an empty store).
- * Without a channel (embedded mode) it does nothing.
+ * Without a channel (memory mode, tests) it does nothing.
  */
 export class SharedControls {
   private unlisten: (() => void) | undefined;

@@ -7,31 +7,34 @@ import type { GatewayStores } from './gateway-stores.js';
 import { MemoryCandleStore } from './memory/memory-candle-store.js';
 import { memoryExecutionStores } from './memory/memory-execution-stores.js';
 import { MemoryFundingStore } from './memory/memory-funding-store.js';
+import { MemoryIdentityStore } from './memory/memory-identity-store.js';
 import { MemorySnapshotCache } from './memory/memory-snapshot-cache.js';
 import { SoleIngestion } from './memory/sole-ingestion.js';
-import { openIdentityStore } from './open-identity-store.js';
 import { openRedisStores } from './redis/open-redis-stores.js';
+import { openEmbeddedStores } from './sqlite/open-sqlite-stores.js';
 
 /**
  * The stores of the configured mode: with REDIS_URL every one of them lives in Redis; otherwise
- * (embedded) in-process, with identities in the data directory.
+ * (embedded) market data in process and everything the execution plane and identity keep in
+ * `<GATEWAY_DATA_DIR>/gateway.db`; with no data directory (tests), all in memory.
  */
 export function openStores(config: GatewayConfig, logger: Logger, now: () => number = Date.now): GatewayStores {
   const { redisUrl } = config;
   if (redisUrl) return openRedisStores({ ...config, redisUrl }, logger);
   const lease = new SoleIngestion();
+  const durable = config.dataDir ? openEmbeddedStores(config.dataDir, logger, now) : undefined;
   return {
     cache: new MemorySnapshotCache(),
     candles: new MemoryCandleStore(),
     funding: new MemoryFundingStore(),
-    identities: openIdentityStore(config),
+    identities: durable?.identities ?? new MemoryIdentityStore(),
     rateLimiter: new FlexibleRateLimiter((p) => new RateLimiterMemory({ points: p.points, duration: p.windowSeconds, keyPrefix: p.name })),
     events: createGatewayEvents(),
-    execution: memoryExecutionStores(now),
+    execution: durable?.execution ?? memoryExecutionStores(now),
     lease,
-    controlsChannel: undefined,
+    controlsChannel: durable?.controls,
     sharedState: { status: () => ({ mode: 'embedded', connected: true, lastError: null, lastErrorAt: null, ingestionLeader: lease.held }) },
     connect: async () => undefined,
-    close: async () => undefined,
+    close: async () => durable?.close(),
   };
 }

@@ -1,15 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { FlexibleRateLimiter } from '../../src/rate-limit/rate-limiter.js';
-import { FileIdentityStore } from '../../src/stores/file/file-identity-store.js';
 import { MemoryCandleStore } from '../../src/stores/memory/memory-candle-store.js';
 import { MemoryFundingStore } from '../../src/stores/memory/memory-funding-store.js';
 import { MemoryIdentityStore } from '../../src/stores/memory/memory-identity-store.js';
 import { MemorySnapshotCache } from '../../src/stores/memory/memory-snapshot-cache.js';
 import { memoryExecutionStores } from '../../src/stores/memory/memory-execution-stores.js';
 import { executionStoresContract } from './execution-stores.contract.js';
+import { expiringStoresContract } from './expiring-stores.contract.js';
 import { candleStoreContract } from './candle-store.contract.js';
 import { fundingStoreContract } from './funding-store.contract.js';
 import { identityStoreContract } from './identity-store.contract.js';
@@ -20,10 +17,10 @@ candleStoreContract('memory', async () => new MemoryCandleStore());
 snapshotCacheContract('memory', async () => new MemorySnapshotCache());
 fundingStoreContract('memory', async (retention) => new MemoryFundingStore(retention));
 identityStoreContract('memory', async () => new MemoryIdentityStore());
-identityStoreContract('file', async () => new FileIdentityStore(join(mkdtempSync(join(tmpdir(), 'gw-identities-')), 'identities.json')));
 rateLimiterContract(
   'memory',
   async () => new FlexibleRateLimiter((p) => new RateLimiterMemory({ points: p.points, duration: p.windowSeconds, keyPrefix: p.name })),
 );
 
 executionStoresContract('memory', async () => memoryExecutionStores());
+expiringStoresContract('memory', async (now) => memoryExecutionStores(now));

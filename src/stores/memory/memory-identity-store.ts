@@ -1,15 +1,10 @@
 import type { Account, ApiKeyRecord } from '../../auth/identity.js';
 import type { IdentityStore } from '../../auth/identity-store.js';
 
-export interface IdentitySnapshot {
-  accounts: Account[];
-  apiKeys: ApiKeyRecord[];
-}
-
 export class MemoryIdentityStore implements IdentityStore {
-  protected accounts = new Map<string, Account>();
-  protected keys = new Map<string, ApiKeyRecord>();
-  protected keysByHash = new Map<string, ApiKeyRecord>();
+  private readonly accounts = new Map<string, Account>();
+  private readonly keys = new Map<string, ApiKeyRecord>();
+  private readonly keysByHash = new Map<string, ApiKeyRecord>();
 
   async getAccount(id: string) {
     return this.accounts.get(id);
@@ -41,20 +36,5 @@ export class MemoryIdentityStore implements IdentityStore {
     if (!key) return undefined;
     await this.putKey({ ...key, revoked: true, revokedAt: key.revokedAt ?? at });
     return this.keys.get(id);
-  }
-
-  protected load(snapshot: IdentitySnapshot): void {
-    this.accounts = new Map();
-    this.keys = new Map();
-    this.keysByHash = new Map();
-    for (const a of snapshot.accounts) this.accounts.set(a.id, a);
-    for (const k of snapshot.apiKeys) {
-      this.keys.set(k.id, k);
-      this.keysByHash.set(k.sha256, k);
-    }
-  }
-
-  protected snapshot(): IdentitySnapshot {
-    return { accounts: [...this.accounts.values()], apiKeys: [...this.keys.values()] };
   }
 }

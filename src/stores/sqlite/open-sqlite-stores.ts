@@ -1,0 +1,90 @@
+import type { Logger } from 'pino';
+import type { ExecutionStores } from '../../execution/execution-stores.js';
+import { DataDirLock } from './data-dir-lock.js';
+import { openSqliteDatabase, type SqliteDatabase } from './sqlite-database.js';
+import { SqliteAgentSessionStore } from './sqlite-agent-session-store.js';
+import { SqliteApprovalStore } from './sqlite-approval-store.js';
+import { SqliteAuditStore } from './sqlite-audit-store.js';
+import { SqliteControlsStore } from './sqlite-controls-store.js';
+import { SqliteExecutionStore } from './sqlite-execution-store.js';
+import { SqliteIdempotencyStore } from './sqlite-idempotency-store.js';
+import { SqliteIdentityStore } from './sqlite-identity-store.js';
+import { importLegacyIdentities } from './sqlite-legacy-identities.js';
+import { SqliteLedgerStore } from './sqlite-ledger-store.js';
+import { SqliteWalletSessionStore } from './sqlite-wallet-session-store.js';
+
+/** How often rows past their expiry are deleted; reads ignore them before that. */
+const PRUNE_EVERY_MS = 60_000;
+
+/** The execution plane's stores on one database; expiries follow `now` (the app clock). */
+export function sqliteExecutionStores(db: SqliteDatabase, now: () => number = Date.now): ExecutionStores {
+  return {
+    idempotency: new SqliteIdempotencyStore(db, now),
+    approvals: new SqliteApprovalStore(db),
+    executions: new SqliteExecutionStore(db),
+    agentSessions: new SqliteAgentSessionStore(db, now),
+    walletSessions: new SqliteWalletSessionStore(db, now),
+    ledger: new SqliteLedgerStore(db),
+    audit: new SqliteAuditStore(db),
+  };
+}
+
+/** Deletes expired nonces, wallet sessions, idempotency records and spend counters; returns how many. */
+export function pruneExpired(db: SqliteDatabase, now: number): number {
+  return db
+    .transaction(() =>
+      ['idempotency', 'siwe_nonces', 'wallet_sessions', 'agent_spend'].reduce(
+        (n, table) => n + db.prepare(`DELETE FROM ${table} WHERE expires_at <= ?`).run(now).changes,
+        0,
+      ),
+    )
+    .immediate();
+}
+
+export interface EmbeddedStores {
+  db: SqliteDatabase;
+  identities: SqliteIdentityStore;
+  execution: ExecutionStores;
+  controls: SqliteControlsStore;
+  close(): void;
+}
+
+/**
+ * The embedded mode's durable stores: takes the data directory's process lock (throwing
+ * DataDirLockedError when another gateway holds it), opens and migrates gateway.db, imports a
+ * legacy identities.json once, and prunes expired rows every minute.
+ */
+export function openEmbeddedStores(dataDir: string, logger: Logger, now: () => number = Date.now): EmbeddedStores {
+  const lock = DataDirLock.acquire(dataDir);
+  let db: SqliteDatabase | undefined;
+  try {
+    db = openSqliteDatabase(dataDir);
+    const imported = importLegacyIdentities(db, dataDir);
+    if (imported) logger.info({ dataDir, ...imported }, 'imported the legacy identities.json into gateway.db; the file is no longer read');
+    pruneExpired(db, now());
+  } catch (err) {
+    db?.close();
+    lock.release();
+    throw err;
+  }
+  const opened = db;
+  const pruner = setInterval(() => {
+    try {
+      pruneExpired(opened, now());
+    } catch (err) {
+      logger.warn({ err }, 'could not prune expired rows');
+    }
+  }, PRUNE_EVERY_MS);
+  pruner.unref();
+  return {
+    db: opened,
+    identities: new SqliteIdentityStore(opened),
+    execution: sqliteExecutionStores(opened, now),
+    controls: new SqliteControlsStore(opened, now),
+    close() {
+      clearInterval(pruner);
+      if (opened.open) opened.close();
+      lock.release();
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { Decimal } from '../../domain/decimal.js';
+import type { AgentSession } from '../../execution/execution-types.js';
+import type { AgentSessionStore } from '../../execution/execution-stores.js';
+import type { SqliteDatabase } from './sqlite-database.js';
+
+const cents = (usd: string, rounding: Decimal.Rounding) => BigInt(new Decimal(usd).mul(100).toFixed(0, rounding));
+const usd = (c: bigint) => new Decimal(c.toString()).div(100).toString();
+
+/**
+ * Agent sessions as JSON records, and their period spend as int64 cents per (session, period),
+ * expiring with the period as the Redis counter does.
+ */
+export class SqliteAgentSessionStore implements AgentSessionStore {
+  private readonly read;
+  private readonly upsert;
+  private readonly readByAccount;
+  private readonly addSpendTx;
+
+  constructor(
+    db: SqliteDatabase,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.read = db.prepare<[string], { record: string }>('SELECT record FROM agent_sessions WHERE id = ?');
+    this.upsert = db.prepare<[string, string, string]>(
+      'INSERT INTO agent_sessions (id, account_id, record) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, record = excluded.record',
+    );
+    this.readByAccount = db.prepare<[string], { record: string }>('SELECT record FROM agent_sessions WHERE account_id = ? ORDER BY rowid');
+    const spent = db
+      .prepare<[string, number, number], { cents: bigint }>('SELECT cents FROM agent_spend WHERE session_id = ? AND period_start = ? AND expires_at > ?')
+      .safeIntegers(true);
+    const setSpent = db.prepare<[string, number, bigint, number]>(
+      'INSERT INTO agent_spend (session_id, period_start, cents, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (session_id, period_start) DO UPDATE SET cents = excluded.cents, expires_at = excluded.expires_at',
+    );
+    // The cap rounds down and the amount up, so cents never let an order slip past a cap (as in Redis).
+    this.addSpendTx = db.transaction((sessionId: string, periodStart: number, amount: string, cap: string, ttlMs: number) => {
+      const now = this.now();
+      const before = spent.get(sessionId, periodStart, now)?.cents ?? 0n;
+      const after = before + cents(amount, Decimal.ROUND_UP);
+      if (after > cents(cap, Decimal.ROUND_DOWN)) return { ok: false, spent: usd(before) };
+      setSpent.run(sessionId, periodStart, after, now + ttlMs);
+      return { ok: true, spent: usd(after) };
+    });
+  }
+
+  async put(s: AgentSession): Promise<void> {
+    this.upsert.run(s.id, s.accountId, JSON.stringify(s));
+  }
+
+  async get(id: string): Promise<AgentSession | undefined> {
+    const row = this.read.get(id);
+    return row && (JSON.parse(row.record) as AgentSession);
+  }
+
+  async list(accountId: string): Promise<AgentSession[]> {
+    return this.readByAccount.all(accountId).map((r) => JSON.parse(r.record) as AgentSession);
+  }
+
+  async addSpend(sessionId: string, periodStart: number, amount: string, cap: string, ttlMs: number): Promise<{ ok: boolean; spent: string }> {
+    return this.addSpendTx.immediate(sessionId, periodStart, amount, cap, ttlMs);
+  }
+}

@@ -1,0 +1,58 @@
+import type { Approval } from '../../execution/execution-types.js';
+import type { ApprovalStore } from '../../execution/execution-stores.js';
+import type { SqliteDatabase } from './sqlite-database.js';
+
+type ConsumeOutcome = Awaited<ReturnType<ApprovalStore['consume']>>;
+
+/** Approvals as JSON records; decisions and the one-time consumption are compare-and-set in one IMMEDIATE transaction. */
+export class SqliteApprovalStore implements ApprovalStore {
+  private readonly read;
+  private readonly insert;
+  private readonly replace;
+  private readonly decideTx;
+  private readonly consumeTx;
+
+  constructor(db: SqliteDatabase) {
+    this.read = db.prepare<[string], { record: string }>('SELECT record FROM approvals WHERE id = ?');
+    this.insert = db.prepare<[string, string, string]>('INSERT OR REPLACE INTO approvals (id, account_id, record) VALUES (?, ?, ?)');
+    this.replace = db.prepare<[string, string]>('UPDATE approvals SET record = ? WHERE id = ?');
+    this.decideTx = db.transaction((id: string, to: 'approved' | 'rejected', now: number): Approval | undefined => {
+      const a = this.load(id);
+      if (!a || a.state !== 'pending' || a.expiresAt <= now) return undefined;
+      const decided: Approval = { ...a, state: to, decidedAt: now };
+      this.replace.run(JSON.stringify(decided), id);
+      return decided;
+    });
+    this.consumeTx = db.transaction((id: string, hash: string, executionId: string, now: number): ConsumeOutcome => {
+      const a = this.load(id);
+      if (!a) return 'not_found';
+      if (a.state === 'consumed') return 'already_consumed';
+      if (a.state !== 'approved') return 'not_approved';
+      if (a.expiresAt <= now) return 'expired';
+      if (a.instructionHash !== hash) return 'hash_mismatch';
+      this.replace.run(JSON.stringify({ ...a, state: 'consumed', consumedAt: now, executionId } satisfies Approval), id);
+      return 'consumed';
+    });
+  }
+
+  private load(id: string): Approval | undefined {
+    const row = this.read.get(id);
+    return row && (JSON.parse(row.record) as Approval);
+  }
+
+  async create(a: Approval): Promise<void> {
+    this.insert.run(a.id, a.accountId, JSON.stringify(a));
+  }
+
+  async get(id: string): Promise<Approval | undefined> {
+    return this.load(id);
+  }
+
+  async decide(id: string, to: 'approved' | 'rejected', now: number): Promise<Approval | undefined> {
+    return this.decideTx.immediate(id, to, now);
+  }
+
+  async consume(id: string, hash: string, executionId: string, now: number): Promise<ConsumeOutcome> {
+    return this.consumeTx.immediate(id, hash, executionId, now);
+  }
+}
