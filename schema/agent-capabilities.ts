@@ -6,9 +6,11 @@ import { SourceStatusEnum } from './freshness.js';
 import { CertificationStateEnum } from './protocol.js';
 
 const GateBlockRef = builder.objectRef<GateBlock | { gate: string; reason: string; code?: string }>('GateBlock').implement({
-  description: 'A gate that blocks an action right now. `gate` is the internal gate name; `code` the error a submission would get.',
+  description:
+    'A gate that blocks an action right now, in gate order: the first is what a submission would meet first. `gate` is the internal gate name, `check` the check within it; `code` the error a submission would get.',
   fields: (t) => ({
     gate: t.exposeString('gate'),
+    check: t.string({ nullable: true, resolve: (g) => ('check' in g ? g.check : null) }),
     code: t.string({ nullable: true, resolve: (g) => ('code' in g ? (g.code ?? null) : null) }),
     reason: t.exposeString('reason'),
   }),

@@ -1,5 +1,5 @@
 import type { TokenAmount } from '../src/execution/execution-types.js';
-import type { GateVerdict } from '../src/execution/gates.js';
+import type { GateVerdict } from '../src/execution/gate-verdict.js';
 import type { StoredPreview } from '../src/execution/stored-preview.js';
 import type { Quote } from '../src/execution/venues/execution-venue.js';
 import { previewExecution } from '../resolvers/execution/previews.js';

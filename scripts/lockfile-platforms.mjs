@@ -10,7 +10,8 @@ const packages = lock.packages;
 const LIBC = { gnu: 'glibc', gnueabihf: 'glibc', musl: 'musl', musleabihf: 'musl' };
 let added = 0;
 /** `@rollup/rollup-linux-x64-gnu`, `@oxc-parser/binding-darwin-arm64`, `@unrs/resolver-binding-win32-x64-msvc`, ... */
-const PLATFORM_BINARY = /^@[\w.-]+\/(?:rollup-|[\w-]*binding-)(android|darwin|freebsd|linux|openharmony|win32|wasm32|netbsd|openbsd|sunos|aix)-([a-z0-9]+)(?:-([a-z]+))?$/;
+const PLATFORM_BINARY =
+  /^@[\w.-]+\/(?:rollup-|[\w-]*binding-)(android|darwin|freebsd|linux|openharmony|win32|wasm32|netbsd|openbsd|sunos|aix)-([a-z0-9]+)(?:-([a-z]+))?$/;
 
 for (const [where, meta] of Object.entries(packages)) {
   for (const [name, version] of Object.entries(meta.optionalDependencies ?? {})) {

@@ -16,6 +16,7 @@ afterAll(() => gw.close());
 const capabilities = async (key: string) => (await (await gw.get('/api/v1/capabilities', { headers: bearer(key) })).json()).data;
 const action = (caps: any, protocol: string, id: string) => caps.protocols.find((p: any) => p.id === protocol).actions.find((a: any) => a.action === id);
 const gates = (a: any) => a.blockedBy.map((b: any) => b.gate);
+const checks = (a: any) => a.blockedBy.map((b: any) => b.check);
 
 describe('GET /api/v1/capabilities', () => {
   it('lists every non-hidden protocol and action with certification, scopes and approval modes', async () => {
@@ -30,7 +31,7 @@ describe('GET /api/v1/capabilities', () => {
       approvalModes: ['agent_session'],
       allowed: { preview: true, live: false },
     });
-    expect(gates(place)).toEqual(['agent_session']);
+    expect(place.blockedBy).toEqual([expect.objectContaining({ gate: 'authority', check: 'agent_session', code: 'POLICY_DENIED' })]);
     expect(action(caps, 'paper-perps', 'set_leverage').blockedBy[0]).toMatchObject({ gate: 'certification', code: 'ACTION_CANARY_ONLY' });
     expect(action(caps, 'paper-lending', 'flash_loan').blockedBy[0]).toMatchObject({ gate: 'certification', code: 'ACTION_NOT_CERTIFIED' });
     expect(JSON.stringify(caps)).not.toContain('paper-otc');
@@ -40,22 +41,25 @@ describe('GET /api/v1/capabilities', () => {
   it('reflects the key: a read-only key may not preview and lacks execute:live', async () => {
     const place = action(await capabilities(keys.readOnly), 'paper-perps', 'place_order');
     expect(place.allowed).toEqual({ preview: false, live: false });
-    expect(gates(place)).toContain('scope');
+    expect(checks(place)).toContain('scope');
   });
 
   it('changes when a venue is made unhealthy, and back', async () => {
     await gw.setFault('paper-swap', 'down');
     const swap = action(await capabilities(keys.full), 'paper-swap', 'swap');
-    expect(swap.blockedBy[0]).toMatchObject({ gate: 'venue_health', code: 'VENUE_UNHEALTHY' });
+    expect(swap.blockedBy[0]).toMatchObject({ gate: 'venue', check: 'venue_health', code: 'VENUE_UNHEALTHY' });
     await gw.setFault('paper-swap', 'none');
-    expect(gates(action(await capabilities(keys.full), 'paper-swap', 'swap'))).not.toContain('venue_health');
+    expect(gates(action(await capabilities(keys.full), 'paper-swap', 'swap'))).not.toContain('venue');
   });
 
   it("changes when an action's certification changes", async () => {
     gw.app.services.protocols.setCertification('paper-perps', 'place_order', 'canary', new Date().toISOString());
     expect(action(await capabilities(keys.full), 'paper-perps', 'place_order')).toMatchObject({
       certification: 'canary',
-      blockedBy: [{ gate: 'certification', code: 'ACTION_CANARY_ONLY' }, { gate: 'agent_session' }],
+      blockedBy: [
+        { gate: 'certification', code: 'ACTION_CANARY_ONLY' },
+        { gate: 'authority', check: 'agent_session' },
+      ],
     });
     gw.app.services.protocols.setCertification('paper-perps', 'place_order', 'certified', new Date().toISOString());
     expect(action(await capabilities(keys.full), 'paper-perps', 'place_order').certification).toBe('certified');
@@ -68,11 +72,14 @@ describe('GET /api/v1/capabilities', () => {
     controls.tripBreaker('paper-perps', 'error rate above threshold');
     const caps = await capabilities(keys.full);
     expect(caps).toMatchObject({ executionEnabled: false, killSwitchEngaged: true });
-    expect(gates(action(caps, 'paper-perps', 'place_order'))).toEqual(['feature_flag', 'kill_switch', 'circuit_breaker', 'agent_session']);
+    // One block per gate, in gate order: the first is what a submission would meet first.
+    expect(gates(action(caps, 'paper-perps', 'place_order'))).toEqual(['feature_flag', 'venue', 'authority']);
+    expect(checks(action(caps, 'paper-perps', 'place_order'))).toEqual(['execution_enabled', 'kill_switch', 'agent_session']);
     controls.setExecutionEnabled(true);
     controls.releaseKillSwitch();
+    expect(checks(action(await capabilities(keys.full), 'paper-perps', 'place_order'))).toEqual(['circuit_breaker', 'agent_session']);
     controls.resetBreaker('paper-perps');
-    expect(gates(action(await capabilities(keys.full), 'paper-perps', 'place_order'))).toEqual(['agent_session']);
+    expect(checks(action(await capabilities(keys.full), 'paper-perps', 'place_order'))).toEqual(['agent_session']);
   });
 });
 

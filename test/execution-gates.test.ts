@@ -153,6 +153,15 @@ describe('each gate code through a real path, with the DESIGN status and nothing
     const preview = await call(gw, 'POST', '/api/v1/execute/preview', keys.full, changed);
     expect([preview.status, (await preview.json()).code]).toEqual([409, 'IDEMPOTENCY_CONFLICT']);
     expect((await call(gw, 'POST', '/api/v1/execute', keys.full, order)).status).toBe(200);
+    // The quote gate comes before idempotency: the stored preview is of the other body.
+    const early = await call(gw, 'POST', '/api/v1/execute', keys.full, changed);
+    expect([early.status, (await early.json()).code]).toEqual([409, 'QUOTE_STALE']);
+    // Once the first preview has expired the changed body can be previewed (which says it will conflict) ...
+    gw.clock.advance(61_000);
+    await gw.app.services.ingest.pollAll();
+    const repreview = await (await call(gw, 'POST', '/api/v1/execute/preview', keys.full, changed)).json();
+    expect(repreview.gates.find((g: any) => g.status === 'block')).toMatchObject({ gate: 'idempotency', code: 'IDEMPOTENCY_CONFLICT' });
+    // ... and submitted, to meet the idempotency gate last.
     const again = await call(gw, 'POST', '/api/v1/execute', keys.full, changed);
     expect([again.status, (await again.json()).code]).toEqual([409, 'IDEMPOTENCY_CONFLICT']);
   });
@@ -251,7 +260,11 @@ describe('controls from GATEWAY_CONTROLS', () => {
       const action = (p: string, a: string) => caps.protocols.find((x: any) => x.id === p).actions.find((x: any) => x.action === a);
       expect(caps.killSwitchEngaged).toBe(true);
       expect(action('paper-swap', 'swap').blockedBy.map((b: any) => b.gate)).toContain('feature_flag');
-      expect(action('paper-lending', 'supply').blockedBy.map((b: any) => b.gate)).toContain('circuit_breaker');
+      expect(action('paper-lending', 'supply').blockedBy.map((b: any) => b.check)).toContain('kill_switch');
+      configured.app.services.controls.releaseKillSwitch();
+      const after = (await (await call(configured, 'GET', '/api/v1/capabilities', keys.full)).json()).data;
+      const supply = after.protocols.find((x: any) => x.id === 'paper-lending').actions.find((x: any) => x.action === 'supply');
+      expect(supply.blockedBy.map((b: any) => b.check)).toContain('circuit_breaker');
       expect(action('paper-perps', 'set_leverage').certification).toBe('certified');
     } finally {
       await configured.close();

@@ -53,7 +53,9 @@ describe('interactive flow: preview → approval → wallet re-authentication �
   it('executes an approved instruction once, fills from the book and moves balances', async () => {
     const order = perpOrder('int-1');
     const preview = await (await call(gw, 'POST', '/api/v1/execute/preview', session, order)).json();
-    expect(preview.gates.find((g: any) => g.gate === 'authority')).toMatchObject({ status: 'block', code: 'POLICY_DENIED' });
+    // A wallet's preview passes authority on the condition it states: an approval of this exact instruction.
+    expect(preview.gates.find((g: any) => g.gate === 'authority')).toMatchObject({ status: 'pass', reason: expect.stringMatching(/approval/) });
+    expect(preview.gates.map((g: any) => g.status)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'pass', 'pass']);
     expect(preview.quote).toMatchObject({ marketId: 'BTC-PERP', side: 'buy', amount: '0.1' });
     const approval = await approved(order);
     expect(approval.instructionHash).toBe(preview.instructionHash);

@@ -6,7 +6,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 import { isRfc3339 } from '../domain/rfc3339.js';
 import type { ExecutionDeps } from './execution-deps.js';
 import type { AgentSession } from './execution-types.js';
-import { activeSessions } from './gate-checks.js';
+import { activeSessionsOf, periodStartOf } from './agent-session-scope.js';
 import { invalidBody, invalidField, notFound } from '../errors/error-factories.js';
 import { positiveDecimal } from '../domain/validators.js';
 
@@ -85,7 +85,7 @@ export class AgentSessions {
   }
 
   activeFor(accountId: string, keyId: string, now: number): Promise<AgentSession[]> {
-    return activeSessions(this.deps, accountId, keyId, now);
+    return activeSessionsOf(this.deps.agentSessions, accountId, keyId, now);
   }
 
   async revoke(principal: Principal, id: string): Promise<AgentSession> {
@@ -102,7 +102,6 @@ export class AgentSessions {
   /** Adds an order's notional to the session's current period; false when it would pass the cap. */
   async spend(session: AgentSession, notionalUsd: string, now: number): Promise<boolean> {
     const periodMs = session.periodSeconds * 1000;
-    const periodStart = Math.floor(now / periodMs) * periodMs;
-    return (await this.deps.agentSessions.addSpend(session.id, periodStart, notionalUsd, session.maxPeriodNotional, periodMs * 2)).ok;
+    return (await this.deps.agentSessions.addSpend(session.id, periodStartOf(session, now), notionalUsd, session.maxPeriodNotional, periodMs * 2)).ok;
   }
 }

@@ -4,8 +4,9 @@ import { FRESH_SIGNATURE_MS, type WalletSessions } from '../auth/wallet-sessions
 import { GatewayError } from '../errors/gateway-error.js';
 import { APPROVAL_TTL_MS, type ExecutionDeps } from './execution-deps.js';
 import type { Approval, ApprovalState } from './execution-types.js';
-import { checkQuote, resolveTarget } from './gate-checks.js';
-import { gateError } from './gates.js';
+import { quoteVerdict } from './gates/quote-gate.js';
+import { resolveTarget } from './target.js';
+import { gateError } from './gate-verdict.js';
 import { instructionHash, parseInstruction } from './instruction.js';
 import type { Previews } from './previews.js';
 import { conflict, notFound } from '../errors/error-factories.js';
@@ -54,11 +55,11 @@ export class Approvals {
         retryable: false,
       });
     const instruction = parseInstruction(input);
-    resolveTarget(deps, instruction);
+    resolveTarget(deps.protocols, deps.venues, instruction);
     const hash = instructionHash(instruction);
     const now = deps.clock.now();
-    const quoteVerdict = checkQuote(await this.previews.find(principal.account.id, instruction.referenceId), hash, now);
-    if (quoteVerdict.status === 'block') throw gateError(quoteVerdict);
+    const quote = quoteVerdict(await this.previews.find(principal.account.id, instruction.referenceId), hash, now);
+    if (quote.status === 'block') throw gateError(quote);
     const approval: Approval = {
       id: `apr_${randomUUID()}`,
       accountId: principal.account.id,

@@ -3,6 +3,9 @@ import { AgentSessions } from './agent-sessions.js';
 import { Approvals } from './approvals.js';
 import type { AuditTrail } from './audit-trail.js';
 import type { ExecutionDeps } from './execution-deps.js';
+import type { StandingContext } from './gate-context.js';
+import type { GateVerdict } from './gate-verdict.js';
+import { standingBlocks } from './gates.js';
 import { Executions } from './executions.js';
 import type { Ledger } from './ledger.js';
 import { Previews } from './previews.js';
@@ -17,6 +20,10 @@ export interface ExecutionServices {
   wallets: WalletSessions;
   /** The paper ledger (the portfolio reads balances through it). */
   ledger: Ledger;
+  gates: {
+    /** What blocks every instruction of a protocol action now, in gate order (capabilities). */
+    standingBlocks(input: Omit<StandingContext, 'deps'>): Promise<GateVerdict[]>;
+  };
 }
 
 export function createExecutionServices(deps: ExecutionDeps, wallets: WalletSessions): ExecutionServices {
@@ -30,5 +37,6 @@ export function createExecutionServices(deps: ExecutionDeps, wallets: WalletSess
     audit: deps.audit,
     wallets,
     ledger: deps.ledger,
+    gates: { standingBlocks: (input) => standingBlocks({ deps, ...input }) },
   };
 }

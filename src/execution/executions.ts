@@ -5,10 +5,13 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { AgentSessions } from './agent-sessions.js';
 import { EXECUTION_CLAIM_TTL_MS, type ExecutionDeps } from './execution-deps.js';
 import type { Execution, ExecutionState } from './execution-types.js';
-import { checkAuthority, checkBalance, checkCertification, checkFeatureFlag, checkQuote, checkVenue, quoteOrBlock, resolveTarget } from './gate-checks.js';
-import { block, gateError, type GateVerdict } from './gates.js';
+import { createGateContext } from './gate-context.js';
+import { block, gateError, type GateVerdict } from './gate-verdict.js';
+import { firstBlock } from './gates.js';
 import { instructionHash, parseInstruction } from './instruction.js';
 import type { Previews } from './previews.js';
+import { resolveTarget } from './target.js';
+import type { Quote } from './venues/execution-venue.js';
 import { invalidField, notFound } from '../errors/error-factories.js';
 
 export const executionKey = (accountId: string, referenceId: string) => `execute:${accountId}:${referenceId}`;
@@ -69,7 +72,7 @@ export class Executions {
       throw invalidField('approvalId', 'must be a string');
     }
     const instruction = parseInstruction(request);
-    const target = resolveTarget(deps, instruction);
+    const target = resolveTarget(deps.protocols, deps.venues, instruction);
     const hash = instructionHash(instruction);
     const account = (await deps.identities.getAccount(principal.account.id)) ?? principal.account;
     const ref = instruction.referenceId;
@@ -79,28 +82,29 @@ export class Executions {
       throw gateError(verdict);
     };
 
+    // README, Idempotency: a same-body replay of a recorded execution is its record, answered
+    // before the gates (it runs nothing); a conflicting reuse is the idempotency gate, last.
     const previous = await deps.executions.findByReference(account.id, ref);
-    if (previous) {
-      if (previous.instructionHash === hash) return { execution: previous, replayed: true };
-      return refuse(block('idempotency', 'IDEMPOTENCY_CONFLICT', 'executed', 'This referenceId was executed with a different instruction.'));
-    }
+    if (previous?.instructionHash === hash) return { execution: previous, replayed: true };
 
     const now = deps.clock.now();
-    for (const verdict of [checkFeatureFlag(deps, target.protocol), checkCertification(target.protocol, target.action)]) {
-      if (verdict.status === 'block') await refuse(verdict);
-    }
-    const balances = await deps.ledger.balancesOf(account);
-    const priced = await quoteOrBlock(target.venue, instruction, { reader: deps.reader, cache: deps.cache, now, balances });
-    const venue = priced.verdict ?? (await checkVenue(deps, target.protocol, priced.quote, now));
-    if (venue.status === 'block' || !priced.quote) await refuse(venue);
-    const quote = priced.quote!;
-    const authority = await checkAuthority(deps, principal, account, instruction, hash, quote, approvalId ?? undefined, now);
-    if (authority.verdict.status === 'block') await refuse(authority.verdict);
-    const preview = await this.previews.find(account.id, ref);
-    const fresh = checkQuote(preview, hash, now);
-    if (fresh.status === 'block') await refuse(fresh);
-    const balance = await checkBalance(deps, account, quote);
-    if (balance.status === 'block') await refuse(balance);
+    const ctx = createGateContext(deps, {
+      mode: 'execute',
+      principal,
+      account,
+      instruction,
+      hash,
+      target,
+      approvalId: approvalId ?? undefined,
+      now,
+      findPreview: () => this.previews.find(account.id, ref),
+    });
+    const blocked = await firstBlock(ctx);
+    if (blocked) await refuse(blocked);
+    const { quote } = (await ctx.priced()) as { quote: Quote };
+    const balances = await ctx.balances();
+    const preview = (await ctx.storedPreview())!;
+    const authority = ctx.authority;
 
     const key = executionKey(account.id, ref);
     // Held briefly until the execution record exists, so a crash here frees the referenceId soon.
@@ -166,14 +170,16 @@ export class Executions {
 
     try {
       // The fill honours what the client previewed (the swap's minAmountOut), not a re-quote.
-      const ctx = { reader: deps.reader, cache: deps.cache, now: deps.clock.now(), balances };
-      const fill = await target.venue.fill(instruction, preview!.quote ?? quote, ctx);
+      const venueCtx = { reader: deps.reader, cache: deps.cache, now: deps.clock.now(), balances };
+      const fill = await target.venue.fill(instruction, preview.quote ?? quote, venueCtx);
       if (fill.state === 'rejected') {
         await this.advance(execution, 'rejected', fill.reason);
       } else {
         const applied = await deps.ledger.apply(account.id, fill.changes, quote.mayGoNegative);
         const breach =
-          applied.ok && target.venue.afterFill ? await target.venue.afterFill(instruction, { ...ctx, balances: await deps.ledger.balancesOf(account) }) : null;
+          applied.ok && target.venue.afterFill
+            ? await target.venue.afterFill(instruction, { ...venueCtx, balances: await deps.ledger.balancesOf(account) })
+            : null;
         if (!applied.ok) {
           await this.advance(execution, 'rejected', `Insufficient ${applied.token} at fill: ${applied.available} available, ${applied.required} needed.`);
         } else if (breach) {

@@ -1,68 +1,49 @@
-import { GatewayError } from '../errors/gateway-error.js';
+import type { Gate, GateContext, StandingContext } from './gate-context.js';
+import { notEvaluated, type GateName, type GateVerdict } from './gate-verdict.js';
+import { authorityGate } from './gates/authority-gate.js';
+import { balanceGate } from './gates/balance-gate.js';
+import { certificationGate } from './gates/certification-gate.js';
+import { featureFlagGate } from './gates/feature-flag-gate.js';
+import { idempotencyGate } from './gates/idempotency-gate.js';
+import { quoteGate } from './gates/quote-gate.js';
+import { venueGate } from './gates/venue-gate.js';
 
-/** Spec: public error codes of the execution gates. */
-export type GateCode =
-  | 'EXECUTION_DISABLED'
-  | 'ACTION_NOT_CERTIFIED'
-  | 'ACTION_CANARY_ONLY'
-  | 'VENUE_UNHEALTHY'
-  | 'POLICY_DENIED'
-  | 'POLICY_UNAVAILABLE'
-  | 'QUOTE_STALE'
-  | 'INSUFFICIENT_BALANCE'
-  | 'IDEMPOTENCY_CONFLICT';
+/**
+ * The gates in the order they run (DESIGN: Execution), the one statement of that order:
+ * execution stops at the first block, a preview reports every gate up to the first block and the
+ * rest as not evaluated, capabilities show the standing checks. Fails closed.
+ */
+export const GATES: readonly Gate[] = [featureFlagGate, certificationGate, venueGate, authorityGate, quoteGate, balanceGate, idempotencyGate];
 
-/** DESIGN: Execution, status mapping. */
-export const GATE_STATUS: Record<GateCode, number> = {
-  EXECUTION_DISABLED: 403,
-  ACTION_NOT_CERTIFIED: 403,
-  ACTION_CANARY_ONLY: 403,
-  POLICY_DENIED: 403,
-  INSUFFICIENT_BALANCE: 403,
-  IDEMPOTENCY_CONFLICT: 409,
-  QUOTE_STALE: 409,
-  POLICY_UNAVAILABLE: 503,
-  VENUE_UNHEALTHY: 503,
-};
+export const GATE_ORDER: readonly GateName[] = GATES.map((g) => g.name);
 
-/** The gates in the order they run (DESIGN: Execution); names are internal, for `details` only. */
-export const GATE_ORDER = ['feature_flag', 'certification', 'venue', 'authority', 'quote', 'balance', 'idempotency'] as const;
-export type GateName = (typeof GATE_ORDER)[number];
-
-export interface GateVerdict {
-  gate: GateName;
-  /** `not_evaluated`: an earlier gate blocks, so this one could not be judged (preview only). */
-  status: 'pass' | 'block' | 'not_evaluated';
-  code: GateCode | null;
-  /** Internal check within the gate (kill_switch, approval, agent_session, ...). */
-  check: string | null;
-  reason: string;
+/** Execution: the first gate that blocks, or undefined when every gate passes. */
+export async function firstBlock(ctx: GateContext): Promise<GateVerdict | undefined> {
+  for (const gate of GATES) {
+    const verdict = await gate.evaluate(ctx);
+    if (verdict.status === 'block') return verdict;
+  }
+  return undefined;
 }
 
-const NEXT_ACTION: Record<GateCode, string> = {
-  EXECUTION_DISABLED: 'Execution is disabled here; see GET /api/v1/capabilities.',
-  ACTION_NOT_CERTIFIED: 'Choose a certified action from GET /api/v1/capabilities.',
-  ACTION_CANARY_ONLY: 'This action needs canary access; use a certified action.',
-  VENUE_UNHEALTHY: 'Retry with jitter once the venue is healthy; do not treat stale data as a trade signal.',
-  POLICY_DENIED: 'Interactive: create and approve an approval, then submit with its approvalId. API key: activate an agent session covering this order.',
-  POLICY_UNAVAILABLE: 'Policy could not be checked and nothing was executed; retry later.',
-  QUOTE_STALE: 'Call POST /api/v1/execute/preview again with the same body, then resubmit.',
-  INSUFFICIENT_BALANCE: 'Fund the account or reduce the amount.',
-  IDEMPOTENCY_CONFLICT: 'Use a new referenceId, or read the execution by referenceId before any retry.',
-};
+/** Preview: every gate's verdict in order; after the first block the rest are not evaluated. */
+export async function allVerdicts(ctx: GateContext): Promise<GateVerdict[]> {
+  const verdicts: GateVerdict[] = [];
+  let blocked: GateVerdict | undefined;
+  for (const gate of GATES) {
+    if (blocked) {
+      verdicts.push(notEvaluated(gate.name, `Not evaluated: the ${blocked.gate} gate blocks.`));
+      continue;
+    }
+    const verdict = await gate.evaluate(ctx);
+    verdicts.push(verdict);
+    if (verdict.status === 'block') blocked = verdict;
+  }
+  return verdicts;
+}
 
-export const pass = (gate: GateName, reason = 'ok'): GateVerdict => ({ gate, status: 'pass', code: null, check: null, reason });
-export const notEvaluated = (gate: GateName, reason: string): GateVerdict => ({ gate, status: 'not_evaluated', code: null, check: null, reason });
-export const block = (gate: GateName, code: GateCode, check: string, reason: string): GateVerdict => ({ gate, status: 'block', code, check, reason });
-
-/** The spec's error for a blocking verdict; internal gate names appear only in `details`. */
-export function gateError(v: GateVerdict, extra: Record<string, unknown> = {}): GatewayError {
-  const code = v.code ?? 'POLICY_DENIED';
-  const status = GATE_STATUS[code];
-  return new GatewayError(status, code, v.reason, {
-    details: { gate: v.gate, check: v.check, ...extra },
-    retryable: status === 503 || code === 'QUOTE_STALE',
-    ...(status === 503 ? { retryAfter: 5 } : {}),
-    nextAction: NEXT_ACTION[code],
-  });
+/** Capabilities: the blocking standing checks of every gate, in order (the first is what an execution would meet first). */
+export async function standingBlocks(ctx: StandingContext): Promise<GateVerdict[]> {
+  const verdicts = await Promise.all(GATES.map((g) => g.standing?.(ctx)));
+  return verdicts.filter((v): v is GateVerdict => v?.status === 'block');
 }

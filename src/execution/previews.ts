@@ -3,10 +3,12 @@ import type { Principal } from '../auth/authenticator.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ExecutionDeps } from './execution-deps.js';
 import { PREVIEW_TTL_MS } from './execution-deps.js';
-import { checkAuthority, checkBalance, checkCertification, checkFeatureFlag, checkVenue, quoteOrBlock, resolveTarget } from './gate-checks.js';
-import { block, gateError, notEvaluated, pass, type GateVerdict } from './gates.js';
+import { createGateContext } from './gate-context.js';
+import { block, gateError } from './gate-verdict.js';
+import { allVerdicts } from './gates.js';
 import { instructionHash, parseInstruction } from './instruction.js';
 import type { StoredPreview } from './stored-preview.js';
+import { resolveTarget } from './target.js';
 
 export const previewKey = (accountId: string, referenceId: string) => `preview:${accountId}:${referenceId}`;
 
@@ -27,7 +29,7 @@ export class Previews {
     const { deps } = this;
     const account = principal.account;
     const instruction = parseInstruction(input);
-    const target = resolveTarget(deps, instruction);
+    const target = resolveTarget(deps.protocols, deps.venues, instruction);
     const hash = instructionHash(instruction);
     const key = previewKey(account.id, instruction.referenceId);
 
@@ -45,32 +47,24 @@ export class Previews {
 
     try {
       const now = deps.clock.now();
-      const certification = checkCertification(target.protocol, target.action);
-      // Only a certified action is priced: the venue does not quote what it may not trade.
-      let priced: Awaited<ReturnType<typeof quoteOrBlock>> = {};
-      if (certification.status === 'pass') {
-        const balances = await deps.ledger.balancesOf(account);
-        priced = await quoteOrBlock(target.venue, instruction, { reader: deps.reader, cache: deps.cache, now, balances });
-      }
-      const unpriced = (gate: 'venue' | 'balance') => notEvaluated(gate, 'Not priced: an earlier gate blocks.');
-      const authority = await checkAuthority(deps, principal, account, instruction, hash, priced.quote, undefined, now);
-      const existing = await deps.executions.findByReference(account.id, instruction.referenceId);
-      const gates: GateVerdict[] = [
-        checkFeatureFlag(deps, target.protocol),
-        certification,
-        priced.verdict ?? (await checkVenue(deps, target.protocol, priced.quote, now)),
-        authority.verdict,
-        priced.quote ? pass('quote', `fresh until ${new Date(now + PREVIEW_TTL_MS).toISOString()}`) : notEvaluated('quote', 'No quote.'),
-        priced.quote ? await checkBalance(deps, account, priced.quote) : unpriced('balance'),
-        existing ? block('idempotency', 'IDEMPOTENCY_CONFLICT', 'executed', `This referenceId was already executed (${existing.id}).`) : pass('idempotency'),
-      ];
+      const ctx = createGateContext(deps, {
+        mode: 'preview',
+        principal,
+        account,
+        instruction,
+        hash,
+        target,
+        now,
+        findPreview: async () => undefined,
+      });
+      const gates = await allVerdicts(ctx);
       const preview: StoredPreview = {
         id: `prv_${randomUUID()}`,
         accountId: account.id,
         referenceId: instruction.referenceId,
         instructionHash: hash,
         instruction,
-        quote: priced.quote ?? null,
+        quote: ctx.pricedSoFar()?.quote ?? null,
         gates,
         executable: gates.every((g) => g.status === 'pass'),
         createdAt: now,

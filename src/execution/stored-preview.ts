@@ -1,4 +1,4 @@
-import type { GateVerdict } from './gates.js';
+import type { GateVerdict } from './gate-verdict.js';
 import type { ExecutionInstruction } from './instruction.js';
 import type { Quote } from './venues/execution-venue.js';
 
