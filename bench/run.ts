@@ -6,11 +6,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import './lib/cleanup.js';
 import { gatewayCommand, ROOT } from './lib/gateway.js';
 import { load1 } from './lib/proc.js';
 import { log, table, type Row } from './lib/report.js';
 import { settings } from './lib/settings.js';
 import { publicReads, publicRows } from './public-reads.js';
+import { subscriptionRows, subscriptions } from './subscriptions.js';
 
 async function main(): Promise<void> {
   const started = new Date();
@@ -24,6 +26,11 @@ async function main(): Promise<void> {
     const pub = await publicReads(settings, command);
     result.public = pub;
     rows.push(...publicRows(pub.results, pub.sizes));
+  }
+  if (settings.only.includes('subs')) {
+    const subs = await subscriptions(settings, command);
+    result.subscriptions = subs;
+    rows.push(...subscriptionRows(subs));
   }
 
   const finished = new Date();

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { track } from './cleanup.js';
 import { ROOT } from './gateway.js';
 
 export interface BaselineEntry {
@@ -33,7 +34,7 @@ export class BaselineProcess {
 
   static async start(entries: BaselineEntry[], file: string): Promise<BaselineProcess> {
     writeFileSync(file, JSON.stringify(entries));
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'bench/baseline-server.ts', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = track(spawn(process.execPath, ['--import', 'tsx', 'bench/baseline-server.ts', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] }));
     const exited = once(proc, 'exit').then(([code]) => {
       throw new Error(`baseline server exited early with code ${code}`);
     });

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { track } from './cleanup.js';
 import { listeningPid, rssBytes } from './proc.js';
 import { sleep } from './stats.js';
 
@@ -150,7 +151,7 @@ export class GatewayProcess {
       ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
       ...(options.nodeOptions ? { NODE_OPTIONS: options.nodeOptions } : {}),
     };
-    const proc = spawn('sh', ['-c', RAISE_FD_LIMIT, 'sh', ...options.command], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = track(spawn('sh', ['-c', RAISE_FD_LIMIT, 'sh', ...options.command], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }));
     const gateway = new GatewayProcess(proc, port, identity, dataDir);
     const deadline = Date.now() + (options.startTimeoutMs ?? 180_000);
     for (;;) {
@@ -211,7 +212,7 @@ export class PrivateRedis {
 
   static async start(): Promise<PrivateRedis> {
     const port = await freePort();
-    const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], { stdio: 'ignore' });
+    const proc = track(spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], { stdio: 'ignore' }));
     const failed = new Promise<never>((_, reject) => proc.once('error', (e) => reject(new Error(`redis-server could not start: ${e.message}`))));
     failed.catch(() => undefined);
     const deadline = Date.now() + 5_000;

@@ -30,6 +30,7 @@ function num(name: string, fallback: number, { min = 0, integer = false } = {}):
 function list(name: string, fallback: number[]): number[] {
   const text = raw(name);
   if (text === undefined) return fallback;
+  if (text === 'none') return [];
   const values = text.split(',').filter(Boolean).map(Number);
   if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v <= 0)) throw new Error(`${name} must be a comma-separated list of positive integers, got ${text}`);
   return values;
@@ -61,6 +62,8 @@ export const settings = {
   subClients: num('BENCH_SUB_CLIENTS', 4, { min: 1, integer: true }),
   /** Market updates (one a second for BTC) measured per subscriber count. */
   subEvents: num('BENCH_SUB_EVENTS', 10, { min: 1, integer: true }),
+  /** Seconds allowed for opening the subscribers; those not started by then are reported, not waited for. */
+  subOpenDeadline: num('BENCH_SUB_OPEN_DEADLINE', 120, { min: 1 }),
   runs: num('BENCH_RUNS', 3, { min: 1, integer: true }),
   /** Seconds per autocannon run. */
   duration: num('BENCH_DURATION', 5, { min: 0.5 }),
