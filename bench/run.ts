@@ -11,6 +11,7 @@ import { gatewayCommand, ROOT } from './lib/gateway.js';
 import { load1 } from './lib/proc.js';
 import { log, table, type Row } from './lib/report.js';
 import { settings } from './lib/settings.js';
+import { moneyPath, moneyRows } from './money-path.js';
 import { publicReads, publicRows } from './public-reads.js';
 import { subscriptionRows, subscriptions } from './subscriptions.js';
 
@@ -31,6 +32,11 @@ async function main(): Promise<void> {
     const subs = await subscriptions(settings, command);
     result.subscriptions = subs;
     rows.push(...subscriptionRows(subs));
+  }
+  if (settings.only.includes('money')) {
+    const money = await moneyPath(settings, command);
+    result.money = money;
+    rows.push(...moneyRows(money));
   }
 
   const finished = new Date();
