@@ -115,6 +115,8 @@ export interface AgentResult {
   executions: number;
   executionsPerSecond: number;
   gatewayCpuUsPerExecution: number;
+  /** The load generator's (this process's) CPU over the run, as a share of one core. */
+  clientCpu: number;
   /** Round trip of execute (after its preview), ms. */
   executeLatency: Spread;
   refused: Record<string, number>;
@@ -168,6 +170,7 @@ async function agent(settings: Settings, mode: Mode, gateway: GatewayProcess, cl
 
   const started = Date.now();
   const cpuBefore = cpuMicros(gateway.pid);
+  const clientBefore = process.cpuUsage();
   const until = started + settings.agentDuration * 1000;
   const worker = async () => {
     while (Date.now() < until) {
@@ -203,6 +206,8 @@ async function agent(settings: Settings, mode: Mode, gateway: GatewayProcess, cl
   await Promise.all(Array.from({ length: settings.agentClients }, worker));
   const seconds = (Date.now() - started) / 1000;
   const cpu = cpuMicros(gateway.pid) - cpuBefore;
+  const clientUsage = process.cpuUsage(clientBefore);
+  const clientCpu = (clientUsage.user + clientUsage.system) / (seconds * 1e6);
 
   // Afterwards: every referenceId has exactly one execution, and the ledger moved by the fills.
   const after = await balances(client, key);
@@ -255,6 +260,7 @@ async function agent(settings: Settings, mode: Mode, gateway: GatewayProcess, cl
     executions: executed.size,
     executionsPerSecond: executed.size / seconds,
     gatewayCpuUsPerExecution: cpu / Math.max(1, executed.size),
+    clientCpu,
     executeLatency: spread(latencies),
     refused,
     duplicatePairs,
@@ -321,7 +327,7 @@ export function moneyRows(result: MoneyResult): Row[] {
     rows.push({
       area: `money ${r.mode}`,
       what: `agent preview+execute, ${r.clients} clients, ${fmt(r.seconds)} s`,
-      figure: `${fmt(r.executionsPerSecond)} executions/s (${r.executions}); execute p50 ${fmt(r.executeLatency.p50, 1)} / p99 ${fmt(r.executeLatency.p99, 1)} ms; ${fmt(r.gatewayCpuUsPerExecution)} µs CPU/execution${refusals ? `; refused: ${refusals}` : ''}`,
+      figure: `${fmt(r.executionsPerSecond)} executions/s (${r.executions}); execute p50 ${fmt(r.executeLatency.p50, 1)} / p99 ${fmt(r.executeLatency.p99, 1)} ms; ${fmt(r.gatewayCpuUsPerExecution)} µs gateway CPU/execution; client ${fmt(r.clientCpu * 100)} % CPU${refusals ? `; refused: ${refusals}` : ''}`,
       ...(r.mode === 'embedded' ? { goal: `≥ ${THROUGHPUT_GOAL}/s`, pass: r.executionsPerSecond >= THROUGHPUT_GOAL } : {}),
     });
     rows.push({

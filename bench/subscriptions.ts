@@ -29,6 +29,8 @@ export interface SubscriptionResult {
   transport: 'ws' | 'sse';
   requested: number;
   opened: number;
+  /** Of `opened`, those opened before the "before" memory reading (not in the per-subscriber figure). */
+  warmup: number;
   failedToOpen: number;
   /** Subscribers not started before BENCH_SUB_OPEN_DEADLINE. */
   notAttempted: number;
@@ -243,6 +245,7 @@ async function measure(settings: Settings, command: string[], transport: 'ws' | 
       transport,
       requested: n,
       opened,
+      warmup: warm.ok,
       failedToOpen: warm.failed + rest.failed,
       notAttempted: rest.notAttempted,
       openSeconds,
@@ -295,6 +298,8 @@ export function subscriptionRows(results: readonly SubscriptionResult[]): Row[] 
       r.notAttempted ? `${r.notAttempted} not opened by the deadline` : '',
       r.dropped ? `${r.dropped} dropped` : '',
       r.silentSubscribers ? `${r.silentSubscribers} got nothing` : '',
+      r.gatewayFdLimit < r.requested + 100 ? `gateway fd limit ${r.gatewayFdLimit} too low` : '',
+      r.clientFdLimit < Math.ceil(r.requested / r.clients) + 100 ? `client fd limit ${r.clientFdLimit} too low` : '',
     ].filter(Boolean);
     const complete = r.events.length > 0 && r.failedToOpen === 0 && r.notAttempted === 0;
     return [

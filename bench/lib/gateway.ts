@@ -30,6 +30,13 @@ export function gatewayCommand(override: string | undefined): string[] {
   return ['node', '--import', 'tsx', 'src/main.ts'];
 }
 
+function withNodeFlags(command: string[], flags: string[]): string[] {
+  if (flags.length === 0) return command;
+  const at = command.findIndex((part) => part === 'node' || part.endsWith('/node'));
+  if (at === -1) throw new Error(`cannot add ${flags.join(' ')} to a gateway command that does not run node directly: ${command.join(' ')}`);
+  return [...command.slice(0, at + 1), ...flags, ...command.slice(at + 1)];
+}
+
 export function freePort(host = '127.0.0.1'): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -83,8 +90,8 @@ export interface GatewayOptions {
   /** GATEWAY_SIM_MARKETS, passed through whether or not the gateway honours it. */
   markets?: number;
   redisUrl?: string;
-  /** Extra node flags through NODE_OPTIONS (e.g. --cpu-prof). */
-  nodeOptions?: string;
+  /** Extra node flags (e.g. --cpu-prof, which NODE_OPTIONS does not accept), put after the command's `node`. */
+  nodeFlags?: string[];
   startTimeoutMs?: number;
 }
 
@@ -149,9 +156,8 @@ export class GatewayProcess {
       RATE_LIMIT_KEY_PER_MINUTE: NO_LIMIT,
       ...(options.markets === undefined ? {} : { GATEWAY_SIM_MARKETS: String(options.markets) }),
       ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
-      ...(options.nodeOptions ? { NODE_OPTIONS: options.nodeOptions } : {}),
     };
-    const proc = track(spawn('sh', ['-c', RAISE_FD_LIMIT, 'sh', ...options.command], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const proc = track(spawn('sh', ['-c', RAISE_FD_LIMIT, 'sh', ...withNodeFlags(options.command, options.nodeFlags ?? [])], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }));
     const gateway = new GatewayProcess(proc, port, identity, dataDir);
     const deadline = Date.now() + (options.startTimeoutMs ?? 180_000);
     for (;;) {
