@@ -8,45 +8,60 @@ import type { CatalogueSize, PublicResult } from './public-reads.js';
 import type { SubscriptionResult } from './subscriptions.js';
 
 export interface Growth {
-  what: string;
-  /** The sizes, smallest first, and the figure at each. */
+  /** What grows (a route, a transport) and along which axis. */
+  subject: string;
+  axis: 'markets' | 'subscribers';
+  /** Smallest first. */
   sizes: number[];
-  values: number[];
-  /** values ÷ values[0] */
-  ratios: number[];
+  /** Per figure: its value at each size, and the value ÷ the value at the smallest size. */
+  figures: { name: string; values: number[]; ratios: number[] }[];
 }
 
-function series(what: string, points: [number, number][]): Growth {
-  const sorted = [...points].sort((a, b) => a[0] - b[0]);
-  const first = sorted[0]?.[1] ?? Number.NaN;
-  return { what, sizes: sorted.map((p) => p[0]), values: sorted.map((p) => p[1]), ratios: sorted.map((p) => p[1] / first) };
+function growthOf<T>(subject: string, axis: Growth['axis'], items: T[], sizeOf: (t: T) => number, figures: Record<string, (t: T) => number>): Growth {
+  const sorted = [...items].sort((a, b) => sizeOf(a) - sizeOf(b));
+  return {
+    subject,
+    axis,
+    sizes: sorted.map(sizeOf),
+    figures: Object.entries(figures).map(([name, f]) => {
+      const values = sorted.map(f);
+      return { name, values, ratios: values.map((v) => v / values[0]!) };
+    }),
+  };
 }
 
 export function growth(publicResults: readonly PublicResult[], sizes: readonly CatalogueSize[], subs: readonly SubscriptionResult[]): Growth[] {
   const out: Growth[] = [];
   const measured = sizes.filter((s) => !s.skipped);
   if (measured.length > 1) {
-    out.push(series('gateway idle RSS (markets)', measured.map((s) => [s.actual, s.idleRssBytes])));
-    out.push(series('gateway start time (markets)', measured.map((s) => [s.actual, s.startMs])));
-    const labels = [...new Set(publicResults.filter((r) => publicResults.filter((x) => x.label === r.label).length > 1).map((r) => r.label))];
-    for (const label of labels) {
+    out.push(growthOf('gateway process', 'markets', measured, (s) => s.actual, { 'idle RSS': (s) => s.idleRssBytes, 'start time': (s) => s.startMs }));
+    for (const label of new Set(publicResults.map((r) => r.label))) {
       const rows = publicResults.filter((r) => r.label === label);
-      out.push(series(`GET ${label}: body bytes`, rows.map((r) => [r.markets, r.bodyBytes])));
-      out.push(series(`GET ${label}: gateway req/s`, rows.map((r) => [r.markets, r.gateway.reqPerSec])));
-      out.push(series(`GET ${label}: gateway CPU µs/req`, rows.map((r) => [r.markets, r.gateway.cpuUsPerReq])));
-      out.push(series(`GET ${label}: gateway p99`, rows.map((r) => [r.markets, r.gateway.p99])));
-      out.push(series(`GET ${label}: ratio to baseline`, rows.map((r) => [r.markets, r.ratio])));
+      if (rows.length < 2) continue;
+      out.push(
+        growthOf(`GET ${label}`, 'markets', rows, (r) => r.markets, {
+          'body bytes': (r) => r.bodyBytes,
+          'req/s': (r) => r.gateway.reqPerSec,
+          'CPU µs/req': (r) => r.gateway.cpuUsPerReq,
+          p99: (r) => r.gateway.p99,
+          'ratio to baseline': (r) => r.ratio,
+        }),
+      );
     }
   }
   for (const transport of ['ws', 'sse'] as const) {
     const rows = subs.filter((r) => r.transport === transport && r.opened > 0);
     if (rows.length < 2) continue;
-    const name = transport === 'ws' ? 'graphql-ws' : 'SSE';
-    out.push(series(`${name}: publish→receipt p50`, rows.map((r) => [r.requested, r.latency.p50])));
-    out.push(series(`${name}: publish→receipt p99`, rows.map((r) => [r.requested, r.latency.p99])));
-    out.push(series(`${name}: RSS per subscriber`, rows.map((r) => [r.requested, r.bytesPerSubscriber])));
-    out.push(series(`${name}: gateway CPU per message`, rows.map((r) => [r.requested, r.cpuUsPerDelivery])));
-    out.push(series(`${name}: subscribers opened per second`, rows.map((r) => [r.requested, (r.opened - r.warmup) / Math.max(0.001, r.openSeconds)])));
+    out.push(
+      growthOf(transport === 'ws' ? 'graphql-ws subscribers' : 'SSE subscribers', 'subscribers', rows, (r) => r.requested, {
+        'publish→receipt p50': (r) => r.latency.p50,
+        'publish→receipt p99': (r) => r.latency.p99,
+        'RSS per subscriber': (r) => r.bytesPerSubscriber,
+        'gateway CPU per message': (r) => r.cpuUsPerDelivery,
+        'opened per second': (r) => (r.opened - r.warmup) / Math.max(0.001, r.openSeconds),
+        'share of the worst event delivered': (r) => r.minFraction,
+      }),
+    );
   }
   return out;
 }
@@ -54,8 +69,8 @@ export function growth(publicResults: readonly PublicResult[], sizes: readonly C
 export function growthRows(items: readonly Growth[], sizes: readonly CatalogueSize[]): Row[] {
   const rows: Row[] = items.map((g) => ({
     area: 'growth',
-    what: `${g.what}, ${g.sizes.join(' → ')}`,
-    figure: `×${g.ratios.map((r) => fmt(r, 2)).join(' → ×')} (${g.values.map((v) => fmt(v, v < 10 ? 2 : 0)).join(' → ')})`,
+    what: `${g.subject}, ${g.axis} ${g.sizes.join(' → ')}`,
+    figure: g.figures.map((f) => `${f.name} ×${f.ratios.map((r) => fmt(r, 2)).join(' → ×')}`).join('; '),
   }));
   const measured = sizes.filter((s) => !s.skipped);
   if (sizes.length > 1 && measured.length < 2) {
