@@ -11,7 +11,8 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { baselineKey, type BaselineEntry } from './lib/baseline.js';
+// Only this module of the bench: the others install the bench's own signal handlers.
+import { baselineKey, type BaselineEntry } from './lib/baseline-format.js';
 
 const file = process.argv[2];
 if (!file) throw new Error('usage: baseline-server.ts <responses.json>');

@@ -29,6 +29,8 @@ export interface ProfileResult {
   centres: { centre: string; share: number; usPerReq: number }[];
   topFunctions: { fn: string; share: number }[];
   profileFile: string;
+  /** The route's window in the profile's clock (µs): `npx tsx bench/profile-top.ts <profileFile> 30 <fromUs> <toUs>`. */
+  window: { fromUs: number; toUs: number };
 }
 
 export async function profile(settings: Settings, command: string[], stamp: string): Promise<ProfileResult[]> {
@@ -63,6 +65,7 @@ export async function profile(settings: Settings, command: string[], stamp: stri
       centres: s.byCentre.map(([centre, us]) => ({ centre, share: us / s.busyUs, usPerReq: perReq(us) })),
       topFunctions: s.byFunction.slice(0, 15).map(([fn, us]) => ({ fn, share: us / s.busyUs })),
       profileFile: join('bench/profiles', stamp, file),
+      window: { fromUs: w.fromUs, toUs: w.toUs },
     };
   });
 }

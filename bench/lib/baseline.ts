@@ -5,18 +5,9 @@ import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { track } from './cleanup.js';
 import { ROOT } from './gateway.js';
+import type { BaselineEntry } from './baseline-format.js';
 
-export interface BaselineEntry {
-  url: string;
-  /** The request's Accept-Encoding ('' when none was sent): the same URL may be answered in several encodings. */
-  acceptEncoding: string;
-  status: number;
-  headers: [string, string][];
-  /** base64 */
-  body: string;
-}
-
-export const baselineKey = (url: string, acceptEncoding: string | undefined) => `${url}\u0000${acceptEncoding ?? ''}`;
+export type { BaselineEntry } from './baseline-format.js';
 
 export class BaselineProcess {
   private constructor(

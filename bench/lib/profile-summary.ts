@@ -71,6 +71,7 @@ export function centreOf(frame: Frame, root?: string): string {
     if (SOCKET_NATIVES.has(functionName)) return 'HTTP and sockets (node:http, net, streams)';
     if (functionName === 'stringify' || functionName === 'parse') return 'JSON (native)';
     if (functionName === 'runMicrotasks' || functionName === 'processTicksAndRejections') return 'node internals (timers, events, promises, other)';
+    if (functionName.startsWith('RegExp:')) return 'regular expressions (native)';
     if (/Handler$|Resolver|^compiled|^query/.test(functionName)) return 'GraphQL execution (graphql-jit, generated code)';
     return `native: ${functionName || '(anonymous)'}`;
   }
