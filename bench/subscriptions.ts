@@ -289,6 +289,7 @@ export async function subscriptions(settings: Settings, command: string[]): Prom
 
 const LATENCY_GOAL_MS = 200;
 const MEMORY_GOAL_BYTES = 40 * 1024;
+const MEMORY_MIN_SUBSCRIBERS = 1_000;
 
 export function subscriptionRows(results: readonly SubscriptionResult[]): Row[] {
   return results.flatMap((r) => {
@@ -317,7 +318,8 @@ export function subscriptionRows(results: readonly SubscriptionResult[]): Row[] 
         what: `${name}: gateway RSS per idle subscriber`,
         figure: `${fmt(r.bytesPerSubscriber / 1024, 1)} KB (RSS ${fmt(r.rssBeforeBytes / 2 ** 20)} → ${fmt(r.rssAfterBytes / 2 ** 20)} MB, ${r.opened} open in ${fmt(r.openSeconds, 1)} s)`,
         goal: '≤ 40 KB',
-        pass: r.opened === 0 ? null : r.bytesPerSubscriber <= MEMORY_GOAL_BYTES,
+        // RSS moves by a few MB on its own (GC, ingest): fewer subscribers than this cannot show 40 KB each.
+        pass: r.opened - r.warmup < MEMORY_MIN_SUBSCRIBERS ? null : r.bytesPerSubscriber <= MEMORY_GOAL_BYTES,
       },
     ];
   });
