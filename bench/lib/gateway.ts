@@ -161,10 +161,14 @@ export class GatewayProcess {
     const gateway = new GatewayProcess(proc, port, identity, dataDir);
     const deadline = Date.now() + (options.startTimeoutMs ?? 180_000);
     for (;;) {
-      if (!gateway.alive) throw new Error(`gateway exited during start (${options.command.join(' ')}):\n${gateway.lines.slice(-20).join('\n')}`);
-      if (Date.now() > deadline) {
-        await gateway.stop();
-        throw new Error(`gateway did not answer /api/v1/public/status in time:\n${gateway.lines.slice(-20).join('\n')}`);
+      if (!gateway.alive || Date.now() > deadline) {
+        const alive = gateway.alive;
+        await gateway.stop(); // also removes its temp dir
+        throw new Error(
+          alive
+            ? `gateway did not answer /api/v1/public/status in time:\n${gateway.lines.slice(-20).join('\n')}`
+            : `gateway exited during start (${options.command.join(' ')}):\n${gateway.lines.slice(-20).join('\n')}`,
+        );
       }
       const body = await fetch(`${gateway.url}/api/v1/public/status`, { signal: AbortSignal.timeout(2_000) }).then(
         async (r) => (r.ok ? ((await r.json()) as Record<string, unknown>) : undefined),
