@@ -15,15 +15,19 @@ declare module 'autocannon' {
     max: number;
   }
   interface Result {
+    /** Seconds the run took. */
     duration: number;
     errors: number;
     timeouts: number;
     non2xx: number;
     '2xx': number;
     statusCodeStats: Record<string, { count: number }>;
+    /** Latency of 2xx responses, ms (integer resolution). */
     latency: Histogram;
     // `total` counts completed requests.
     requests: Histogram & { total: number; sent: number };
+    /** Bytes per second. */
+    throughput: Histogram & { total: number };
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

@@ -1,0 +1,232 @@
+/**
+ * Part 1: public GET routes through the gateway process against the wire baseline (a raw
+ * node:http process serving the very bytes the gateway answered), autocannon from this process,
+ * targets alternating within each round, medians over the runs.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BaselineProcess, type BaselineEntry } from './lib/baseline.js';
+import { GatewayProcess } from './lib/gateway.js';
+import { rawGet } from './lib/http.js';
+import { loadRun, type LoadRun } from './lib/load.js';
+import { log, type Row } from './lib/report.js';
+import type { Settings } from './lib/settings.js';
+import { fmt, median } from './lib/stats.js';
+
+const P = '/api/v1/public';
+
+export interface PublicTarget {
+  label: string;
+  path: string;
+  /** Accept-Encoding sent to both servers ('' for none). */
+  encoding: '' | 'br' | 'gzip';
+  /** Measured at every catalogue size, not only the first. */
+  scaling: boolean;
+}
+
+export const PUBLIC_TARGETS: readonly PublicTarget[] = [
+  { label: 'markets', path: `${P}/markets`, encoding: '', scaling: true },
+  { label: 'markets (br)', path: `${P}/markets`, encoding: 'br', scaling: true },
+  { label: 'markets (gzip)', path: `${P}/markets`, encoding: 'gzip', scaling: true },
+  { label: 'markets/BTC', path: `${P}/markets/BTC`, encoding: '', scaling: true },
+  { label: 'markets/BTC/history', path: `${P}/markets/BTC/history`, encoding: '', scaling: false },
+  { label: 'history 1h×24', path: `${P}/markets/BTC/history?resolution=1h&limit=24`, encoding: '', scaling: false },
+  { label: 'markets/BTC/orderbook', path: `${P}/markets/BTC/orderbook`, encoding: '', scaling: false },
+  { label: 'protocols/paper-perps', path: `${P}/protocols/paper-perps`, encoding: '', scaling: false },
+  { label: 'status', path: `${P}/status`, encoding: '', scaling: true },
+  { label: 'data/markets.json', path: `${P}/data/markets.json`, encoding: '', scaling: true },
+  { label: 'data/protocols.json', path: `${P}/data/protocols.json`, encoding: '', scaling: false },
+  { label: 'openapi.public.json', path: `${P}/openapi.public.json`, encoding: '', scaling: false },
+];
+
+/** Medians of one server's runs on one target. */
+export interface Side {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  cpuUsPerReq: number;
+  clientCpu: number;
+  failures: number;
+  runs: LoadRun[];
+}
+
+export interface PublicResult {
+  requestedMarkets: number;
+  markets: number;
+  label: string;
+  path: string;
+  encoding: string;
+  /** What the gateway answered with: Content-Encoding (identity when none) and body bytes on the wire. */
+  contentEncoding: string;
+  bodyBytes: number;
+  status: number;
+  gateway: Side;
+  baseline: Side;
+  /** gateway req/s ÷ baseline req/s */
+  ratio: number;
+  /** gateway p99 ÷ baseline p99 */
+  p99Ratio: number;
+}
+
+export interface CatalogueSize {
+  requested: number;
+  /** data.counts.markets reported by the gateway started with GATEWAY_SIM_MARKETS=requested. */
+  actual: number;
+  /** Gateway RSS after start and the pre-fetch, before any load. */
+  idleRssBytes: number;
+  startMs: number;
+  /** Set when the size was not measured (the gateway ignored GATEWAY_SIM_MARKETS and served a size already measured). */
+  skipped?: string;
+}
+
+/** Hop-by-hop and per-connection headers are the server's own business; every other header is copied. */
+const NOT_COPIED = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+function sideOf(runs: LoadRun[]): Side {
+  return {
+    reqPerSec: median(runs.map((r) => r.reqPerSec)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    cpuUsPerReq: median(runs.map((r) => r.cpuUsPerReq)),
+    clientCpu: median(runs.map((r) => r.clientCpu)),
+    failures: runs.reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0),
+    runs,
+  };
+}
+
+const headersFor = (t: PublicTarget) => (t.encoding ? { 'accept-encoding': t.encoding } : undefined);
+
+async function measureSize(settings: Settings, gateway: GatewayProcess, requested: number, targets: readonly PublicTarget[]): Promise<PublicResult[]> {
+  // The gateway's answers, fetched once as raw bytes, become the baseline's answers.
+  const entries: BaselineEntry[] = [];
+  const fetched = new Map<PublicTarget, { status: number; contentEncoding: string; bodyBytes: number }>();
+  for (const t of targets) {
+    const res = await rawGet(gateway.url + t.path, headersFor(t) ?? {});
+    if (res.status < 200 || res.status > 299) throw new Error(`gateway GET ${t.path} answered ${res.status}: ${res.body.toString('utf8').slice(0, 200)}`);
+    const headers = Object.entries(res.headers).flatMap(([k, v]) =>
+      NOT_COPIED.has(k) || v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x) => [k, x] as [string, string]),
+    );
+    entries.push({ url: t.path, acceptEncoding: t.encoding, status: res.status, headers, body: res.body.toString('base64') });
+    fetched.set(t, { status: res.status, contentEncoding: String(res.headers['content-encoding'] ?? 'identity'), bodyBytes: res.body.length });
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'gw-bench-baseline-'));
+  const baseline = await BaselineProcess.start(entries, join(dir, 'responses.json'));
+  try {
+    for (const [i, t] of targets.entries()) {
+      const res = await rawGet(baseline.url + t.path, headersFor(t) ?? {});
+      if (!res.body.equals(Buffer.from(entries[i]!.body, 'base64'))) throw new Error(`baseline does not serve the gateway's bytes for ${t.path}`);
+    }
+    const server = { gateway: { url: gateway.url, pid: gateway.pid }, baseline: { url: baseline.url, pid: baseline.pid } };
+    const load = (which: 'gateway' | 'baseline', t: PublicTarget, duration: number) =>
+      loadRun(server[which].url + t.path, server[which].pid, {
+        connections: settings.connections,
+        duration,
+        ...(headersFor(t) ? { headers: headersFor(t)! } : {}),
+      });
+
+    if (settings.warmup > 0) for (const t of targets) for (const which of ['gateway', 'baseline'] as const) await load(which, t, settings.warmup);
+    const runs = new Map<PublicTarget, { gateway: LoadRun[]; baseline: LoadRun[] }>(targets.map((t) => [t, { gateway: [], baseline: [] }]));
+    for (let round = 0; round < settings.runs; round++) {
+      for (const t of targets) {
+        // Alternate which server goes first, so drift within a round hits both alike.
+        for (const which of round % 2 === 0 ? (['gateway', 'baseline'] as const) : (['baseline', 'gateway'] as const)) {
+          const run = await load(which, t, settings.duration);
+          runs.get(t)![which].push(run);
+          const failed = run.non2xx + run.errors + run.timeouts;
+          log(
+            `public ${requested} markets, run ${round + 1}/${settings.runs} ${which.padEnd(8)} ${t.label.padEnd(22)} ${fmt(run.reqPerSec).padStart(6)} req/s ` +
+              `p50 ${run.p50} p99 ${run.p99} ms ${fmt(run.cpuUsPerReq)} µs CPU/req client ${fmt(run.clientCpu * 100)} %` +
+              (failed ? `  FLAGGED: ${run.non2xx} non-2xx, ${run.errors} errors, ${run.timeouts} timeouts` : ''),
+          );
+        }
+      }
+    }
+    return targets.map((t) => {
+      const r = runs.get(t)!;
+      const g = sideOf(r.gateway);
+      const b = sideOf(r.baseline);
+      const f = fetched.get(t)!;
+      return {
+        requestedMarkets: requested,
+        markets: gateway.markets,
+        label: t.label,
+        path: t.path,
+        encoding: t.encoding || 'none',
+        contentEncoding: f.contentEncoding,
+        bodyBytes: f.bodyBytes,
+        status: f.status,
+        gateway: g,
+        baseline: b,
+        ratio: g.reqPerSec / b.reqPerSec,
+        p99Ratio: g.p99 / Math.max(1, b.p99),
+      };
+    });
+  } finally {
+    await baseline.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function publicReads(settings: Settings, command: string[]): Promise<{ results: PublicResult[]; sizes: CatalogueSize[] }> {
+  const results: PublicResult[] = [];
+  const sizes: CatalogueSize[] = [];
+  for (const [index, requested] of settings.markets.entries()) {
+    const started = Date.now();
+    const gateway = await GatewayProcess.start({ command, markets: requested });
+    const size: CatalogueSize = { requested, actual: gateway.markets, idleRssBytes: gateway.rss(), startMs: Date.now() - started };
+    sizes.push(size);
+    try {
+      const already = sizes.find((s) => s !== size && !s.skipped && s.actual === size.actual);
+      if (already) {
+        size.skipped = `the gateway started with GATEWAY_SIM_MARKETS=${requested} serves ${size.actual} markets, as with ${already.requested}: not measured again`;
+        log(`public: ${size.skipped}`);
+        continue;
+      }
+      log(
+        `public: GATEWAY_SIM_MARKETS=${requested} → ${size.actual} markets (started in ${fmt(size.startMs / 1000, 1)} s, idle RSS ${fmt(size.idleRssBytes / 2 ** 20)} MB)`,
+      );
+      const targets = PUBLIC_TARGETS.filter((t) => index === 0 || t.scaling);
+      results.push(...(await measureSize(settings, gateway, requested, targets)));
+    } finally {
+      await gateway.stop();
+    }
+  }
+  return { results, sizes };
+}
+
+/** Requested sizes of the goals: every public GET at 10 markets, the list at 200. */
+const EVERY_ROUTE_AT = 10;
+const LIST_AT = 200;
+const RATIO_GOAL = 0.6;
+const P99_GOAL = 2;
+
+export function publicRows(results: readonly PublicResult[], sizes: readonly CatalogueSize[]): Row[] {
+  const rows: Row[] = [];
+  for (const r of results) {
+    const failures = r.gateway.failures + r.baseline.failures;
+    const ratioGoal = r.requestedMarkets === EVERY_ROUTE_AT || (r.label === 'markets' && r.requestedMarkets === LIST_AT && r.markets === LIST_AT);
+    const clientBound = r.baseline.clientCpu > 0.9 ? ' (baseline client-bound)' : '';
+    rows.push({
+      area: `public ${r.markets} mkts`,
+      what: `GET ${r.label}${r.encoding !== 'none' ? ` → ${r.contentEncoding}` : ''}, ${fmt(r.bodyBytes / 1024, 1)} KB`,
+      figure:
+        `${fmt(r.gateway.reqPerSec)} / ${fmt(r.baseline.reqPerSec)} req/s = ${fmt(r.ratio, 2)}×; p99 ${fmt(r.gateway.p99)} / ${fmt(r.baseline.p99)} ms; ` +
+        `${fmt(r.gateway.cpuUsPerReq)} / ${fmt(r.baseline.cpuUsPerReq)} µs CPU${clientBound}${failures ? `; ${failures} FAILED requests` : ''}`,
+      goal: `${ratioGoal ? `≥ ${RATIO_GOAL}×, ` : ''}p99 ≤ ${P99_GOAL}×`,
+      pass: (!ratioGoal || r.ratio >= RATIO_GOAL) && r.p99Ratio <= P99_GOAL && failures === 0,
+    });
+  }
+  for (const s of sizes)
+    if (s.skipped)
+      rows.push({
+        area: `public ${s.requested} mkts`,
+        what: 'GATEWAY_SIM_MARKETS not honoured',
+        figure: `gateway served ${s.actual} markets`,
+        ...(s.requested === LIST_AT ? { goal: `list ≥ ${RATIO_GOAL}× at ${LIST_AT}`, pass: null } : {}),
+      });
+  if (!results.some((r) => r.label === 'markets' && r.requestedMarkets === LIST_AT) && !sizes.some((s) => s.requested === LIST_AT)) {
+    rows.push({ area: `public ${LIST_AT} mkts`, what: 'GET markets', figure: 'not run (BENCH_MARKETS)', goal: `≥ ${RATIO_GOAL}×`, pass: null });
+  }
+  return rows;
+}
