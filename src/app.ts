@@ -71,7 +71,7 @@ export interface GatewayApp {
 export function buildApp(config: GatewayConfig, options: AppOptions = {}): GatewayApp {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
-  const sources = createSimulatedSources();
+  const sources = createSimulatedSources(config.simulatedMarkets);
   for (const s of sources) s.setFault(config.simulatedFaults[s.id] ?? 'none');
   const directory = new MarketDirectory(sources.flatMap((s) => s.markets()));
   const stores = openStores(config, logger, () => clock.now());

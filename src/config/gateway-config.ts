@@ -13,6 +13,8 @@ const env = z.object({
   REDIS_KEY_PREFIX: z.string().min(1).default('gw:'),
   /** Redis mode: how long the ingestion lease lives without renewal (a follower takes over about this long after the leader dies). */
   INGEST_LEASE_TTL_MS: z.coerce.number().int().min(500).max(60_000).default(5_000),
+  /** How many markets the simulated venues list (today's 10 by default; 200 or 1000 for benchmarks). */
+  GATEWAY_SIM_MARKETS: z.coerce.number().int().min(1).max(5_000).default(10),
   /** Simulated venue faults at start, such as `paper-perps=down,paper-swap=degraded`. */
   GATEWAY_SIM_FAULTS: z.string().regex(FAULTS, 'expected source=none|degraded|down, comma-separated').optional(),
   /** Where embedded mode keeps accounts and API keys (shared with the keys CLI). */
@@ -42,6 +44,8 @@ export interface GatewayConfig {
   redisKeyPrefix: string;
   ingestLeaseTtlMs: number;
   simulatedFaults: Record<string, SourceFault>;
+  /** Markets the simulated venues list (GATEWAY_SIM_MARKETS). */
+  simulatedMarkets: number;
   /** null keeps identities in memory only (tests). */
   dataDir: string | null;
   bootstrapPath: string | undefined;
@@ -78,6 +82,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConf
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     ingestLeaseTtlMs: e.INGEST_LEASE_TTL_MS,
     simulatedFaults,
+    simulatedMarkets: e.GATEWAY_SIM_MARKETS,
     dataDir: e.GATEWAY_DATA_DIR,
     bootstrapPath: e.GATEWAY_BOOTSTRAP,
     rateLimits: { publicPerMinute: e.RATE_LIMIT_PUBLIC_PER_MINUTE, keyPerMinute: e.RATE_LIMIT_KEY_PER_MINUTE },

@@ -1,4 +1,3 @@
-import { Decimal } from '../domain/decimal.js';
 import type { MarketDefinition } from '../domain/market.js';
 import type { Candle } from '../domain/candle.js';
 import type { CandleStore } from '../market-data/candle-store.js';
@@ -39,13 +38,14 @@ function sampleCandle(m: MarketDefinition, start: number, end: number): Candle |
   }
   if (prices.length === 0) return undefined;
   const dp = m.priceDecimals;
-  const f = (x: number) => new Decimal(x).toFixed(dp);
+  // Number#toFixed rounds the exact binary value: deterministic, and ~10x cheaper than a Decimal per field.
+  const f = (x: number) => x.toFixed(dp);
   return {
     start,
     open: f(prices[0]!),
     high: f(Math.max(...prices)),
     low: f(Math.min(...prices)),
     close: f(prices[prices.length - 1]!),
-    volume: new Decimal(volume).toFixed(2),
+    volume: volume.toFixed(2),
   };
 }

@@ -4,8 +4,16 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** 32-bit FNV-1a: a stable seed per market id. */
+const seeds = new Map<string, number>();
+
+/** 32-bit FNV-1a: a stable seed per market id (remembered: history backfill asks millions of times). */
 export function seedOf(text: string): number {
+  let seed = seeds.get(text);
+  if (seed === undefined) seeds.set(text, (seed = fnv1a(text)));
+  return seed;
+}
+
+function fnv1a(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

@@ -1,4 +1,5 @@
-import { SIMULATED_MARKETS } from './market-catalogue.js';
+import { DEFAULT_MARKET_COUNT, simulatedCatalogue } from './market-catalogue.js';
+import type { MarketDefinition } from '../domain/market.js';
 import { SimulatedSource } from './simulated-source.js';
 
 const POLL_INTERVAL_MS: Record<string, number> = {
@@ -8,9 +9,9 @@ const POLL_INTERVAL_MS: Record<string, number> = {
   'paper-lending': 5_000,
 };
 
-/** One simulated source per protocol in the catalogue. */
-export function createSimulatedSources(): SimulatedSource[] {
-  const bySource = new Map<string, (typeof SIMULATED_MARKETS)[number][]>();
-  for (const m of SIMULATED_MARKETS) bySource.set(m.sourceId, [...(bySource.get(m.sourceId) ?? []), m]);
+/** One simulated source per protocol in a catalogue of `marketCount` markets (GATEWAY_SIM_MARKETS). */
+export function createSimulatedSources(marketCount = DEFAULT_MARKET_COUNT): SimulatedSource[] {
+  const bySource = new Map<string, MarketDefinition[]>();
+  for (const m of simulatedCatalogue(marketCount)) bySource.set(m.sourceId, [...(bySource.get(m.sourceId) ?? []), m]);
   return [...bySource].map(([id, markets]) => new SimulatedSource(id, markets, POLL_INTERVAL_MS[id] ?? 2_000));
 }
