@@ -67,7 +67,8 @@ function generatedListing(n: number): MarketDefinition {
     volatility: Number((0.03 + unit(n, 3) * 0.15).toFixed(3)),
     volumePerMinute: Math.round(10_000 + unit(n, 4) * 900_000),
   };
-  const id = venue.kind === 'perpetual' ? `${asset}-PERP` : venue.kind === 'equity' ? `${asset}-USD` : venue.kind === 'swap_pool' ? `${asset}-USDC` : `${asset}-LEND`;
+  const id =
+    venue.kind === 'perpetual' ? `${asset}-PERP` : venue.kind === 'equity' ? `${asset}-USD` : venue.kind === 'swap_pool' ? `${asset}-USDC` : `${asset}-LEND`;
   const quote = venue.kind === 'perpetual' || venue.kind === 'swap_pool' ? 'USDC' : 'USD';
   return { ...row, id, quote, protocolId: venue.protocolId, sourceId: venue.protocolId, kind: venue.kind, hasOrderBook: venue.hasOrderBook };
 }
