@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp, type GatewayApp } from '../../src/app.js';
 import { testConfig, type GatewayConfig } from '../../src/config/gateway-config.js';
 import { ManualClock } from '../../src/domain/clock.js';
+import { prefillHistory } from './history.js';
 
 export interface TestGateway {
   app: GatewayApp;
@@ -21,6 +22,7 @@ export interface TestGateway {
 export async function startGateway(overrides: Partial<GatewayConfig> = {}, at = Date.now()): Promise<TestGateway> {
   const clock = new ManualClock(at);
   const app = buildApp(testConfig(overrides), { clock });
+  await prefillHistory(app, clock.now());
   await app.start({ ingest: false });
   const server = app.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
