@@ -15,6 +15,7 @@ import { attachGraphqlWs } from './http/graphql-ws.js';
 import { currentScope, runInScope } from './http/request-scope.js';
 import { useContractRoutes } from './http/use-contract-routes.js';
 import { useSofaRoutes } from './http/use-sofa-routes.js';
+import { useSharedEventResults } from './http/use-shared-event-results.js';
 import { backfillMissingHistory } from './ingest/history-backfill.js';
 import { IngestLoop } from './ingest/ingest-loop.js';
 import { createLogger } from './config/logger.js';
@@ -156,6 +157,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       // jit's compiled subscribe drops field arguments: compile queries and mutations only.
       useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== 'subscription' }),
       sofaRoutes,
+      useSharedEventResults(),
     ],
   });
 
