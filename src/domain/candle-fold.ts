@@ -1,4 +1,3 @@
-import { Decimal } from './decimal.js';
 import type { Candle, PriceObservation } from './candle.js';
 import { compareDecimal, normalizeDecimal, sumDecimals } from './decimal-strings.js';
 
@@ -7,14 +6,13 @@ export function foldObservation(current: Candle | undefined, bucketStart: number
   if (!current || current.start !== bucketStart) {
     return { start: bucketStart, open: o.price, high: o.price, low: o.price, close: o.price, volume: o.volume };
   }
-  const p = new Decimal(o.price);
   return {
     start: current.start,
     open: current.open,
-    high: p.gt(current.high) ? o.price : current.high,
-    low: p.lt(current.low) ? o.price : current.low,
+    high: compareDecimal(o.price, current.high) > 0 ? o.price : current.high,
+    low: compareDecimal(o.price, current.low) < 0 ? o.price : current.low,
     close: o.price,
-    volume: new Decimal(current.volume).plus(o.volume).toString(),
+    volume: sumDecimals([current.volume, o.volume]),
   };
 }
 
