@@ -1,9 +1,10 @@
 import type { Server } from 'node:http';
 import type { ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { RequestAuth, type Authenticator } from '../auth/authenticator.js';
+import { sharedResultJson } from './use-shared-event-results.js';
 
 type Enveloped = ReturnType<YogaServerInstance<object, object>['getEnveloped']>;
 
@@ -17,9 +18,23 @@ export function attachGraphqlWs(server: Server, yoga: YogaServerInstance<object,
   // or an expired wallet session stops working on an open socket too.
   const headers = new WeakMap<object, string | undefined>();
   const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
+  // Registered before graphql-ws's own listener, so every socket splices shared results (below).
+  const pending = new WeakMap<object, Map<string, string>>();
+  wss.on('connection', (socket) => spliceSharedResults(socket, pending));
   const disposable = useServer(
     {
       execute: (args) => (args.rootValue as Enveloped).execute(args),
+      // A result shared by every subscriber of a public event is serialised once (not once per
+      // subscriber): graphql-ws is handed a short token as the payload, and the socket's send puts
+      // the shared JSON in its place.
+      onNext: (ctx, id, _payload, _args, result) => {
+        const json = sharedResultJson(result);
+        if (json === undefined) return;
+        let tokens = pending.get(ctx.extra.socket);
+        if (!tokens) pending.set(ctx.extra.socket, (tokens = new Map()));
+        tokens.set(id, json);
+        return { [SHARED_TOKEN]: true } as never;
+      },
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
       onConnect: async (ctx) => {
         const fromParams = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
@@ -51,4 +66,24 @@ export function attachGraphqlWs(server: Server, yoga: YogaServerInstance<object,
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/** What a token payload serialises to: graphql-ws writes `{"id":…,"type":"next","payload":{"@shared":true}}`. */
+const SHARED_TOKEN = '@shared';
+const TOKEN_TAIL = `,"type":"next","payload":{"${SHARED_TOKEN}":true}}`;
+
+/** Replaces a token payload with the shared JSON noted for that subscription id on this socket. */
+function spliceSharedResults(socket: WebSocket, pending: WeakMap<object, Map<string, string>>): void {
+  const send = socket.send.bind(socket);
+  socket.send = ((data: unknown, ...rest: unknown[]) => {
+    if (typeof data === 'string' && data.startsWith('{"id":') && data.endsWith(TOKEN_TAIL)) {
+      const id = JSON.parse(data.slice(6, -TOKEN_TAIL.length)) as string; // data starts with {"id":
+      const json = pending.get(socket)?.get(id);
+      if (json !== undefined) {
+        pending.get(socket)!.delete(id);
+        data = `{"id":${JSON.stringify(id)},"type":"next","payload":${json}}`;
+      }
+    }
+    return (send as (...args: unknown[]) => void)(data, ...rest);
+  }) as typeof socket.send;
 }

@@ -21,6 +21,20 @@ const PUBLIC_EVENT_FIELDS: ReadonlySet<string> = new Set(['marketUpdated', 'fres
 
 type Results = Map<string, ExecutionResult | Promise<ExecutionResult>>;
 
+const shared = new WeakSet<object>();
+const serialised = new WeakMap<object, string>();
+
+/**
+ * The JSON of a result this plugin shares between subscribers, serialised once for all of them;
+ * undefined for any other result (errors, private subscriptions), which the transport serialises itself.
+ */
+export function sharedResultJson(result: ExecutionResult): string | undefined {
+  if (!shared.has(result) || result.errors) return undefined;
+  let json = serialised.get(result);
+  if (json === undefined) serialised.set(result, (json = JSON.stringify(result)));
+  return json;
+}
+
 /**
  * Executes a public subscription's event once per distinct (document, variables) and shares the
  * result between its subscribers, instead of once per subscriber (graphql-js and Yoga execute the
@@ -45,7 +59,11 @@ export function useSharedEventResults(): Plugin {
       let results = resultsByPayload.get(payload);
       if (!results) resultsByPayload.set(payload, (results = new Map()));
       let result = results.get(key);
-      if (result === undefined) results.set(key, (result = execute({ ...args, rootValue: payload })));
+      if (result === undefined) {
+        const executed = execute({ ...args, rootValue: payload });
+        result = 'then' in executed ? executed.then(markShared) : markShared(executed);
+        results.set(key, result);
+      }
       return result;
     });
   };
@@ -55,6 +73,11 @@ export function useSharedEventResults(): Plugin {
       if (isPublicEventOperation(getOperationAST(args.document, args.operationName))) setSubscribeFn(sharedSubscribe as never);
     },
   };
+}
+
+function markShared(result: ExecutionResult): ExecutionResult {
+  shared.add(result);
+  return result;
 }
 
 /** A subscription whose root selections are all plain fields of PUBLIC_EVENT_FIELDS (no fragments, no directives). */
