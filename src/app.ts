@@ -27,6 +27,7 @@ import { Authenticator, type RequestAuth } from './auth/authenticator.js';
 import { applyBootstrap, readBootstrap } from './auth/bootstrap-file.js';
 import { ensureDemoKey } from './auth/key-issuer.js';
 import { useRateLimits, type RateLimitOptions } from './http/use-rate-limits.js';
+import { useAuthFirst } from './http/use-auth-first.js';
 import { PublicFastPath, type ErrorMasking } from './http/public-fast-path.js';
 import { requestContext } from './http/request-context.js';
 import { ExecutionControls } from './controls/execution-controls.js';
@@ -153,6 +154,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     plugins: [
       useContractRoutes(ROUTES, GRAPHQL_ENDPOINT),
       useRateLimits(rateLimits),
+      useAuthFirst({ authenticator, operator: services.operator, logger }),
       // jit's compiled subscribe drops field arguments: compile queries and mutations only.
       useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== 'subscription' }),
       sofaRoutes,
