@@ -28,6 +28,7 @@ import { applyBootstrap, readBootstrap } from './auth/bootstrap-file.js';
 import { ensureDemoKey } from './auth/key-issuer.js';
 import { useRateLimits, type RateLimitOptions } from './http/use-rate-limits.js';
 import { useAuthFirst } from './http/use-auth-first.js';
+import { boundedGraphqlPlugins } from './http/bounded-graphql.js';
 import { PublicFastPath, type ErrorMasking } from './http/public-fast-path.js';
 import { requestContext } from './http/request-context.js';
 import { ExecutionControls } from './controls/execution-controls.js';
@@ -152,6 +153,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     context: (initial: { request?: Request; auth?: RequestAuth }): GatewayContext =>
       requestContext(services, currentScope(), initial.auth ?? initial.request?.headers.get('authorization')),
     plugins: [
+      ...boundedGraphqlPlugins(config.limits.graphql, config.env === 'production'),
       useContractRoutes(ROUTES, GRAPHQL_ENDPOINT),
       useRateLimits(rateLimits),
       useAuthFirst({ authenticator, operator: services.operator, logger }),

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { ExecutionArgs } from 'graphql';
+import { GraphQLError, type DocumentNode, type ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { YogaServerInstance } from 'graphql-yoga';
@@ -31,16 +31,24 @@ export function attachGraphqlWs(server: Server, yoga: YogaServerInstance<object,
       onSubscribe: async (ctx, _id, payload) => {
         const auth = new RequestAuth(authenticator, headers.get(ctx.extra));
         const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, socket: ctx.extra.socket, params: payload, auth });
+        // A syntax error or a refused document answers this operation with an `error` message; the socket stays open.
+        let document: DocumentNode;
+        try {
+          document = enveloped.parse(payload.query);
+          const errors = enveloped.validate(enveloped.schema, document);
+          if (errors.length > 0) return errors;
+        } catch (err) {
+          return [err instanceof GraphQLError ? err : new GraphQLError('The operation could not be read.')];
+        }
         const args: ExecutionArgs = {
           schema: enveloped.schema,
           operationName: payload.operationName ?? null,
-          document: enveloped.parse(payload.query),
+          document,
           variableValues: payload.variables ?? null,
           contextValue: await enveloped.contextFactory(),
           rootValue: enveloped,
         };
-        const errors = enveloped.validate(args.schema, args.document);
-        return errors.length > 0 ? errors : args;
+        return args;
       },
     },
     wss,
