@@ -128,6 +128,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     limiter: rateLimiter,
     publicPolicy: { name: 'public', points: config.rateLimits.publicPerMinute, windowSeconds: 60 },
     keyPolicy: { name: 'api-key', points: config.rateLimits.keyPerMinute, windowSeconds: 60 },
+    authenticator,
     trustProxy: config.trustProxy,
     logger,
   };
@@ -197,7 +198,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
         res.setHeader('x-request-id', requestId);
         runInScope({ requestId }, () => yoga(req, res));
       });
-      const ws = attachGraphqlWs(server, yoga as never, authenticator);
+      const ws = attachGraphqlWs(server, yoga as never, { authenticator, rateLimits, limits: config.limits.ws });
       closers.push(() => ws.close());
       return server;
     },

@@ -3,6 +3,7 @@ import type { GatewayEventMap } from '../../src/events/gateway-events.js';
 import type { MarketFreshness } from '../../src/market-data/market-view.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { notFound } from '../../src/errors/error-factories.js';
+import { eventStream } from '../../src/events/event-stream.js';
 
 /** The markets a subscription follows: one, or all when no asset is given. */
 export function marketsFollowed(ctx: GatewayContext, asset: string | null | undefined): MarketDefinition[] {
@@ -17,28 +18,19 @@ export function marketsFollowed(ctx: GatewayContext, asset: string | null | unde
  * Events of one topic for the followed markets, optionally preceded by the current state.
  * Listening starts before the current state is read, so no change falls in between.
  */
-export async function* followMarkets<K extends keyof GatewayEventMap>(
+export function followMarkets<K extends keyof GatewayEventMap>(
   ctx: GatewayContext,
   topic: K,
   markets: readonly MarketDefinition[],
   idOf: (payload: GatewayEventMap[K][0]) => string,
   current?: () => Promise<GatewayEventMap[K][0][]>,
-): AsyncGenerator<GatewayEventMap[K][0]> {
+): AsyncIterable<GatewayEventMap[K][0]> {
   const ids = new Set(markets.map((m) => m.id));
   const subscribe = ctx.services.events.subscribe as (topic: K) => AsyncIterable<GatewayEventMap[K][0]>;
-  const iterator = subscribe(topic)[Symbol.asyncIterator]();
-  const pending = iterator.next();
-  try {
-    if (current) for (const payload of await current()) yield payload;
-    for (let r = await pending; !r.done; r = await iterator.next()) {
-      if (ids.has(idOf(r.value))) yield r.value;
-    }
-  } finally {
-    await iterator.return?.();
-  }
+  return eventStream(subscribe(topic), (payload) => ids.has(idOf(payload)), current);
 }
 
-export function freshnessUpdates(ctx: GatewayContext, asset: string | null | undefined): AsyncGenerator<MarketFreshness> {
+export function freshnessUpdates(ctx: GatewayContext, asset: string | null | undefined): AsyncIterable<MarketFreshness> {
   const markets = marketsFollowed(ctx, asset);
   const now = ctx.services.clock.now();
   return followMarkets(
