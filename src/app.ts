@@ -29,6 +29,8 @@ import { ensureDemoKey } from './auth/key-issuer.js';
 import { useRateLimits, type RateLimitOptions } from './http/use-rate-limits.js';
 import { useAuthFirst } from './http/use-auth-first.js';
 import { boundedGraphqlPlugins } from './http/bounded-graphql.js';
+import { admitRequest, answerClientErrors } from './http/request-edge.js';
+import { useJsonBodies } from './http/use-json-bodies.js';
 import { PublicFastPath, type ErrorMasking } from './http/public-fast-path.js';
 import { requestContext } from './http/request-context.js';
 import { ExecutionControls } from './controls/execution-controls.js';
@@ -158,6 +160,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       useContractRoutes(ROUTES, GRAPHQL_ENDPOINT),
       useRateLimits(rateLimits),
       useAuthFirst({ authenticator, operator: services.operator, logger }),
+      useJsonBodies(GRAPHQL_ENDPOINT),
       // jit's compiled subscribe drops field arguments: compile queries and mutations only.
       useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== 'subscription' }),
       sofaRoutes,
@@ -196,8 +199,10 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
         // Public GET routes skip the fetch-API and router layers; everything else goes through Yoga and Sofa.
         if (fastPath?.handle(req, res, requestId)) return;
         res.setHeader('x-request-id', requestId);
-        runInScope({ requestId }, () => yoga(req, res));
+        const edge = { maxBodyBytes: config.limits.maxBodyBytes };
+        admitRequest(req, res, requestId, edge, () => runInScope({ requestId }, () => yoga(req, res)));
       });
+      answerClientErrors(server, logger);
       const ws = attachGraphqlWs(server, yoga as never, { authenticator, rateLimits, limits: config.limits.ws });
       closers.push(() => ws.close());
       return server;
