@@ -28,6 +28,10 @@ import { Authenticator, type RequestAuth } from './auth/authenticator.js';
 import { applyBootstrap, readBootstrap } from './auth/bootstrap-file.js';
 import { ensureDemoKey } from './auth/key-issuer.js';
 import { useRateLimits, type RateLimitOptions } from './http/use-rate-limits.js';
+import { useAuthFirst } from './http/use-auth-first.js';
+import { boundedGraphqlPlugins } from './http/bounded-graphql.js';
+import { admitRequest, answerClientErrors } from './http/request-edge.js';
+import { useJsonBodies } from './http/use-json-bodies.js';
 import { PublicFastPath, type ErrorMasking } from './http/public-fast-path.js';
 import { requestContext } from './http/request-context.js';
 import { ExecutionControls } from './controls/execution-controls.js';
@@ -138,6 +142,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     limiter: rateLimiter,
     publicPolicy: { name: 'public', points: config.rateLimits.publicPerMinute, windowSeconds: 60 },
     keyPolicy: { name: 'api-key', points: config.rateLimits.keyPerMinute, windowSeconds: 60 },
+    authenticator,
     trustProxy: config.trustProxy,
     logger,
   };
@@ -163,8 +168,11 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     context: (initial: { request?: Request; auth?: RequestAuth }): GatewayContext =>
       requestContext(services, currentScope(), initial.auth ?? initial.request?.headers.get('authorization')),
     plugins: [
+      ...boundedGraphqlPlugins(config.limits.graphql, config.env === 'production'),
       useContractRoutes(ROUTES, GRAPHQL_ENDPOINT),
       useRateLimits(rateLimits),
+      useAuthFirst({ authenticator, operator: services.operator, logger }),
+      useJsonBodies(GRAPHQL_ENDPOINT),
       // jit's compiled subscribe drops field arguments: compile queries and mutations only.
       useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== 'subscription' }),
       sofaRoutes,
@@ -225,9 +233,10 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
         // Public GET routes skip the fetch-API and router layers; everything else goes through Yoga and Sofa.
         if (fastPath?.handle(req, res, requestId)) return;
         res.setHeader('x-request-id', requestId);
-        runInScope({ requestId }, () => yoga(req, res));
+        admitRequest(req, res, requestId, { maxBodyBytes: config.limits.maxBodyBytes }, () => runInScope({ requestId }, () => yoga(req, res)));
       });
-      const ws = attachGraphqlWs(server, yoga as never, authenticator);
+      answerClientErrors(server, logger);
+      const ws = attachGraphqlWs(server, yoga as never, { authenticator, rateLimits, limits: config.limits.ws });
       closers.push(() => ws.close());
       return server;
     },

@@ -130,7 +130,6 @@ export class PublicFastPath {
     if (rejection) return this.writeError(res, requestId, rejection, cors);
     const rate = await checkRateLimit(this.options.rateLimits, {
       isPublic: true,
-      authorization: req.headers.authorization,
       forwardedFor: req.headers['x-forwarded-for'] as string | undefined,
       remoteAddress: req.socket.remoteAddress,
       requestId,

@@ -9,5 +9,5 @@ import type { RequestScope } from './request-scope.js';
  * Authorization header, resolved lazily only if a field asks for it.
  */
 export function requestContext(services: AppServices, http: RequestScope | undefined, auth: RequestAuth | string | null | undefined): GatewayContext {
-  return { services, http, auth: auth instanceof RequestAuth ? auth : new RequestAuth(services.authenticator, auth) };
+  return { services, http, auth: auth instanceof RequestAuth ? auth : (http?.auth ?? new RequestAuth(services.authenticator, auth)) };
 }
