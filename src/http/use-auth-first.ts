@@ -4,6 +4,7 @@ import { RequestAuth, type Authenticator } from '../auth/authenticator.js';
 import type { OperatorAccess } from '../controls/operator-access.js';
 import { errorOutcomeResponse } from './error-outcome.js';
 import type { GatewayContext } from './gateway-context.js';
+import { credentialOutage } from './credential-outage.js';
 import { currentScope } from './request-scope.js';
 import { rootFieldsAuthError, routeAuthError } from './route-access.js';
 import { restErrorOutcome } from './sofa-error-handler.js';
@@ -26,7 +27,12 @@ export function useAuthFirst(options: AuthFirstOptions): Plugin<GatewayContext> 
       const scope = currentScope();
       if (!scope?.route) return;
       scope.auth ??= new RequestAuth(options.authenticator, request.headers.get('authorization'));
-      const refusal = await routeAuthError(scope.route, scope.auth, options.operator);
+      let refusal;
+      try {
+        refusal = await routeAuthError(scope.route, scope.auth, options.operator);
+      } catch (err) {
+        return endResponse(errorOutcomeResponse(credentialOutage(err, scope, options.logger)));
+      }
       if (refusal) endResponse(errorOutcomeResponse(restErrorOutcome([refusal], scope, options.logger)));
     },
     async onExecute({ args, setResultAndStopExecution }) {
