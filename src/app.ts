@@ -31,6 +31,8 @@ import { useAuthFirst } from './http/use-auth-first.js';
 import { boundedGraphqlPlugins } from './http/bounded-graphql.js';
 import { admitRequest, answerClientErrors } from './http/request-edge.js';
 import { useJsonBodies } from './http/use-json-bodies.js';
+import { useStrictBodies } from './http/use-strict-bodies.js';
+import { useCleanErrors } from './http/use-clean-errors.js';
 import { PublicFastPath, type ErrorMasking } from './http/public-fast-path.js';
 import { requestContext } from './http/request-context.js';
 import { ExecutionControls } from './controls/execution-controls.js';
@@ -161,6 +163,8 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       useRateLimits(rateLimits),
       useAuthFirst({ authenticator, operator: services.operator, logger }),
       useJsonBodies(GRAPHQL_ENDPOINT),
+      useStrictBodies(),
+      useCleanErrors(),
       // jit's compiled subscribe drops field arguments: compile queries and mutations only.
       useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== 'subscription' }),
       sofaRoutes,
