@@ -33,6 +33,8 @@ import { admitRequest, answerClientErrors } from './http/request-edge.js';
 import { useJsonBodies } from './http/use-json-bodies.js';
 import { useStrictBodies } from './http/use-strict-bodies.js';
 import { useCleanErrors } from './http/use-clean-errors.js';
+import { corsPolicy } from './http/cors-policy.js';
+import { setSecurityHeaders } from './http/security-headers.js';
 import { PublicFastPath, type ErrorMasking } from './http/public-fast-path.js';
 import { requestContext } from './http/request-context.js';
 import { ExecutionControls } from './controls/execution-controls.js';
@@ -146,6 +148,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     // parsed URL never contains a literal space, so this keeps it unreachable (only contract routes exist).
     healthCheckEndpoint: ' ',
     graphiql: config.env === 'development',
+    cors: corsPolicy(config.limits.corsOrigins),
     // Never put stacks into `extensions`, in any environment.
     maskedErrors: { isDev: false },
     logging: {
@@ -200,6 +203,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
         config.publicFastPath && sofa ? new PublicFastPath({ services, routes: ROUTES, sofa, rateLimits, masking: yogaMasking(yoga), logger }) : undefined;
       const server = createServer((req, res) => {
         const requestId = requestIdOf(req.headers['x-request-id']);
+        setSecurityHeaders(req, res, GRAPHQL_ENDPOINT);
         // Public GET routes skip the fetch-API and router layers; everything else goes through Yoga and Sofa.
         if (fastPath?.handle(req, res, requestId)) return;
         res.setHeader('x-request-id', requestId);
