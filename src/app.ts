@@ -32,6 +32,10 @@ import { useAuthFirst } from './http/use-auth-first.js';
 import { boundedGraphqlPlugins } from './http/bounded-graphql.js';
 import { admitRequest, answerClientErrors } from './http/request-edge.js';
 import { useJsonBodies } from './http/use-json-bodies.js';
+import { useStrictBodies } from './http/use-strict-bodies.js';
+import { useCleanErrors } from './http/use-clean-errors.js';
+import { corsPolicy } from './http/cors-policy.js';
+import { setSecurityHeaders } from './http/security-headers.js';
 import { PublicFastPath, type ErrorMasking } from './http/public-fast-path.js';
 import { requestContext } from './http/request-context.js';
 import { ExecutionControls } from './controls/execution-controls.js';
@@ -156,6 +160,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     // parsed URL never contains a literal space, so this keeps it unreachable (only contract routes exist).
     healthCheckEndpoint: ' ',
     graphiql: config.env === 'development',
+    cors: corsPolicy(config.limits.corsOrigins),
     // Never put stacks into `extensions`, in any environment.
     maskedErrors: { isDev: false },
     logging: {
@@ -173,6 +178,8 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       useRateLimits(rateLimits),
       useAuthFirst({ authenticator, operator: services.operator, logger }),
       useJsonBodies(GRAPHQL_ENDPOINT),
+      useStrictBodies(),
+      useCleanErrors(),
       // jit's compiled subscribe drops field arguments: compile queries and mutations only.
       useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== 'subscription' }),
       sofaRoutes,
@@ -229,6 +236,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       });
       const server = createServer((req, res) => {
         const requestId = requestIdOf(req.headers['x-request-id']);
+        setSecurityHeaders(req, res, GRAPHQL_ENDPOINT);
         if (edge.accept(req, res, requestId)) return; // request id, HEAD, metrics, access log, /healthz /readyz /metrics
         // Public GET routes skip the fetch-API and router layers; everything else goes through Yoga and Sofa.
         if (fastPath?.handle(req, res, requestId)) return;

@@ -6,11 +6,18 @@ import { currentScope } from './request-scope.js';
  * JSON in, on the routes that exist, after the credential check: a REST body must be
  * `application/json` (not XML, a form or a bare string parsed as JSON anyway), and every GraphQL
  * POST too, so no form or text/plain request (which browsers send cross-site without a CORS
- * preflight) can run a mutation. A 415 in the error shape.
+ * preflight) can run a mutation. A 415 in the error shape; a GraphQL request accepting none of
+ * the media types GraphQL answers in is a 406 in the error shape.
  */
 export function useJsonBodies(graphqlEndpoint: string): Plugin {
   return {
     onRequest({ request, url, endResponse }) {
+      if (url.pathname === graphqlEndpoint && !acceptsGraphqlAnswer(request.headers.get('accept'))) {
+        const body = errorResponse(406, 'not_acceptable', 'GraphQL answers are JSON or an event stream: accept application/json.', currentScope()?.requestId, {
+          retryable: false,
+        });
+        return endResponse(errorJson(406, body));
+      }
       const isGraphqlPost = url.pathname === graphqlEndpoint && request.method === 'POST';
       const route = currentScope()?.route;
       if (!isGraphqlPost && !(route && hasBody(request))) return;
@@ -27,6 +34,13 @@ export function useJsonBodies(graphqlEndpoint: string): Plugin {
       endResponse(errorJson(415, body, { accept: 'application/json' }));
     },
   };
+}
+
+const GRAPHQL_ANSWERS = /(^|,)\s*(\*\/\*|application\/\*|application\/json|application\/graphql-response\+json|text\/event-stream|multipart\/mixed)\s*(;|,|$)/i;
+
+/** Yoga answers 406 with an empty body when no media type of its own is acceptable; this says so first, in JSON. */
+function acceptsGraphqlAnswer(accept: string | null): boolean {
+  return accept === null || accept.trim() === '' || GRAPHQL_ANSWERS.test(accept);
 }
 
 function hasBody(request: Request): boolean {
