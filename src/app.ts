@@ -37,6 +37,7 @@ import { SharedControls } from './controls/shared-controls.js';
 import { AuditTrail } from './execution/audit-trail.js';
 import { createExecutionServices } from './execution/execution-services.js';
 import { createPaperVenues } from './execution/venues/paper-venues.js';
+import type { ExecutionVenue } from './execution/venues/execution-venue.js';
 import { openStores } from './stores/open-stores.js';
 import type { GatewayStores } from './stores/gateway-stores.js';
 import { Ledger } from './execution/ledger.js';
@@ -48,7 +49,12 @@ export const GRAPHQL_ENDPOINT = '/graphql';
 export interface AppOptions {
   clock?: Clock;
   logger?: Logger;
+  /** Tests: wrap the opened stores or the paper venues to inject faults (test/support/faults.ts). */
+  faults?: { stores?: (stores: GatewayStores) => GatewayStores; venues?: (venues: Map<string, ExecutionVenue>) => Map<string, ExecutionVenue> };
 }
+
+/** How often each replica's reconciler finishes executions left open (src/execution/execution-reconciler.ts). */
+const RECONCILE_EVERY_MS = 5_000;
 
 export interface GatewayApp {
   services: AppServices;
@@ -74,7 +80,8 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
   const sources = createSimulatedSources(config.simulatedMarkets);
   for (const s of sources) s.setFault(config.simulatedFaults[s.id] ?? 'none');
   const directory = new MarketDirectory(sources.flatMap((s) => s.markets()));
-  const stores = openStores(config, logger, () => clock.now());
+  const opened = openStores(config, logger, () => clock.now());
+  const stores = options.faults?.stores?.(opened) ?? opened;
   const { cache, candles, funding, identities, rateLimiter, events } = stores;
   const reader = new MarketReader(directory, cache, clock);
   const ingest = new IngestLoop({ sources, cache, candles, funding, reader, events, clock, logger });
@@ -92,7 +99,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       controls,
       reader,
       cache,
-      venues: createPaperVenues(directory),
+      venues: options.faults?.venues?.(createPaperVenues(directory)) ?? createPaperVenues(directory),
       identities,
       ...stores.execution,
       ledger: new Ledger(stores.execution.ledger),
@@ -170,6 +177,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       let demoKey: string | undefined;
       await stores.connect();
       await services.sharedControls.start();
+      execution.reconciler.start(RECONCILE_EVERY_MS);
       if (bootstrap) await applyBootstrap(identities, bootstrap, nowIso);
       else if (config.env !== 'production') demoKey = await ensureDemoKey(identities, nowIso);
       const lead = async () => {
@@ -199,6 +207,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     },
     async stop() {
       ingest.stop();
+      execution.reconciler.stop();
       services.sharedControls.stop();
       await stores.lease.stop();
       await Promise.all(closers.splice(0).map((c) => c()));
