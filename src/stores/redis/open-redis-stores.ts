@@ -20,8 +20,8 @@ import { RedisSnapshotCache } from './redis-snapshot-cache.js';
  */
 export function openRedisStores(config: Pick<GatewayConfig, 'redisKeyPrefix' | 'ingestLeaseTtlMs'> & { redisUrl: string }, logger: Logger): GatewayStores {
   const redis = new RedisConnection({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger });
-  const cache = new RedisSnapshotCache(redis);
   const lease = new RedisIngestionLease(redis, { ttlMs: config.ingestLeaseTtlMs, logger });
+  const cache = new RedisSnapshotCache(redis, { fencingToken: () => lease.fencingToken });
   return {
     cache,
     candles: new RedisCandleStore(redis),
@@ -32,7 +32,7 @@ export function openRedisStores(config: Pick<GatewayConfig, 'redisKeyPrefix' | '
     execution: redisExecutionStores(redis),
     controlsChannel: new RedisControlsChannel(redis),
     lease,
-    sharedState: { status: () => ({ mode: 'redis', ...redis.state(), ingestionLeader: lease.held }) },
+    sharedState: { status: () => ({ mode: 'redis', ...redis.state(), ingestionLeader: lease.held, replica: redis.replicaId, leadingReplica: lease.leader }) },
     async connect() {
       await redis.open();
       await cache.listen();
