@@ -55,6 +55,8 @@ export interface AgentSessionStore {
    * back), moving the counter by the difference; nothing when the entry was never counted. Idempotent.
    */
   settleSpend(sessionId: string, periodStart: number, entryId: string, amount: string): Promise<void>;
+  /** What the session's period has counted so far (USD). */
+  spent(sessionId: string, periodStart: number): Promise<string>;
 }
 
 /** Paper balances per account, kept to 8 decimals; changes apply atomically or not at all. */

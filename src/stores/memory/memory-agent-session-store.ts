@@ -29,6 +29,9 @@ export class MemoryAgentSessionStore implements AgentSessionStore {
     if (entryId) this.entries.set(`${key}|${entryId}`, { amount, ttlMs });
     return { ok: true, spent: next.toString() };
   }
+  async spent(sessionId: string, periodStart: number) {
+    return new Decimal(this.spend.get(`${sessionId}|${periodStart}`) ?? '0').toString();
+  }
   async settleSpend(sessionId: string, periodStart: number, entryId: string, amount: string) {
     const key = `${sessionId}|${periodStart}`;
     const entry = this.entries.get(`${key}|${entryId}`);

@@ -59,6 +59,12 @@ export class RedisAgentSessionStore implements AgentSessionStore {
     this.redis.key('agent-spend', sessionId, periodStart),
     this.redis.key('agent-spend-entries', sessionId, periodStart),
   ];
+  async spent(sessionId: string, periodStart: number) {
+    return this.redis.guard(async () => {
+      const c = await this.redis.client.get(this.redis.key('agent-spend', sessionId, periodStart));
+      return new Decimal(c ?? '0').div(100).toString();
+    });
+  }
   async settleSpend(sessionId: string, periodStart: number, entryId: string, amount: string) {
     return this.redis.guard(async () => {
       await this.redis.run(SETTLE_SPEND, this.spendKeys(sessionId, periodStart), [entryId, cents(amount, Decimal.ROUND_UP)]);

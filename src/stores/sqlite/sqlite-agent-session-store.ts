@@ -16,6 +16,7 @@ export class SqliteAgentSessionStore implements AgentSessionStore {
   private readonly readByAccount;
   private readonly addSpendTx;
   private readonly settleSpendTx;
+  private readonly readSpent;
 
   constructor(
     db: SqliteDatabase,
@@ -33,6 +34,7 @@ export class SqliteAgentSessionStore implements AgentSessionStore {
       'INSERT INTO agent_spend (session_id, period_start, cents, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (session_id, period_start) DO UPDATE SET cents = excluded.cents, expires_at = excluded.expires_at',
     );
     // The cap rounds down and the amount up, so cents never let an order slip past a cap (as in Redis).
+    this.readSpent = spent;
     const readEntry = db
       .prepare<[string, number, string], { cents: bigint }>('SELECT cents FROM agent_spend_entries WHERE session_id = ? AND period_start = ? AND entry_id = ?')
       .safeIntegers(true);
@@ -80,6 +82,10 @@ export class SqliteAgentSessionStore implements AgentSessionStore {
     entryId?: string,
   ): Promise<{ ok: boolean; spent: string }> {
     return this.addSpendTx.immediate(sessionId, periodStart, amount, cap, ttlMs, entryId);
+  }
+
+  async spent(sessionId: string, periodStart: number): Promise<string> {
+    return usd(this.readSpent.get(sessionId, periodStart, this.now())?.cents ?? 0n);
   }
 
   async settleSpend(sessionId: string, periodStart: number, entryId: string, amount: string): Promise<void> {
