@@ -1,5 +1,6 @@
 import { Decimal } from '../domain/decimal.js';
 import type { Account } from '../auth/identity.js';
+import { GatewayError } from '../errors/gateway-error.js';
 import type { ExecutionDeps } from './execution-deps.js';
 import type { Execution } from './execution-types.js';
 import { advance, auditExecution, OUTCOME_UNKNOWN, parseVenueOrder, settleSpend, type VenueOrderRecord } from './execution-progress.js';
@@ -33,7 +34,13 @@ export async function submitToVenue(deps: ExecutionDeps, s: Submission): Promise
   try {
     outcome = await book(deps, s);
   } catch (err) {
-    deps.logger.error({ err, executionId: execution.id }, 'execution outcome unknown (venue error or store unreachable); left to the reconciler');
+    const outage = err instanceof GatewayError && err.code === 'shared_state_unavailable';
+    deps.logger.error(
+      { err, executionId: execution.id },
+      outage
+        ? 'shared state (Redis) unreachable while submitting; outcome unknown, left to the reconciler'
+        : 'venue failed during submission; outcome unknown, left to the reconciler',
+    );
     await advance(deps, execution, 'unknown', OUTCOME_UNKNOWN).catch(() => undefined);
     // The answer is unknown whether or not the store took the state (the reconciler decides).
     if (execution.state !== 'unknown') Object.assign(execution, { state: 'unknown', reason: OUTCOME_UNKNOWN });
