@@ -10,7 +10,7 @@ import { Faults, type StoreFault } from './support/faults.js';
 import { startGateway, type TestGateway } from './support/gateway.js';
 import { writeBootstrap, type BootstrapKeys } from './support/keys.js';
 import { redisForSuites, TEST_REDIS_URL, uniquePrefix } from './support/redis.js';
-import { SIWE_DOMAIN, TEST_WALLET, walletSession } from './support/wallet.js';
+import { SIWE_DOMAIN, signedMessage, TEST_WALLET, walletSession } from './support/wallet.js';
 
 /**
  * The money path under faults (issue 9): the store failing at each step of an execution (the
@@ -51,13 +51,14 @@ for (const backend of BACKENDS) {
     let gw: TestGateway;
     let keys: BootstrapKeys;
     let sessionId: string;
+    let wallet: string;
     const faults = new Faults();
     const answers: Answer[] = [];
 
     beforeAll(async () => {
       keys = writeBootstrap(TEST_WALLET.address);
       gw = await startGateway({ bootstrapPath: keys.path, siweDomain: SIWE_DOMAIN, ...backend.config() }, SESSION_TIME, { faults: faults.options });
-      const wallet = await walletSession(gw);
+      wallet = await walletSession(gw);
       const session = await call(gw, 'POST', '/api/v1/agent-sessions', wallet, {
         apiKeyId: 'k-full',
         protocols: ['paper-perps'],
@@ -98,6 +99,47 @@ for (const backend of BACKENDS) {
       }
     }
 
+    const INTERACTIVE: Point[] = [
+      { name: 'approval consumption', fault: { store: 'approvals', method: 'consume', nth: 1 } },
+      { name: 'venue booking', fault: { store: 'ledger', method: 'book', nth: 1 } },
+      { name: 'venue throws', venue: true },
+    ];
+    for (const point of INTERACTIVE) {
+      for (const mode of point.venue ? (['before'] as const) : (['before', 'lost'] as const)) {
+        it(`interactive, ${point.name}, ${mode}: the approval stays consumed only if the order reached the venue`, async () => {
+          const ref = `fi-${point.name.replace(/\W+/g, '-')}-${mode}`;
+          const order = perpOrder(ref, { assetIn: { token: 'BTC', amount: '0.01' } });
+          expect((await call(gw, 'POST', '/api/v1/execute/preview', wallet, order)).status).toBe(200);
+          const approval = await (await call(gw, 'POST', '/api/v1/execute/approvals', wallet, order)).json();
+          const req = approval.approveRequest;
+          const signed = await signedMessage(gw, { statement: req.statement, resources: req.resources });
+          expect((await call(gw, 'PATCH', `/api/service/ai/approvals/${approval.approvalId}`, wallet, { decision: 'approve', ...signed })).status).toBe(200);
+          if (point.venue) faults.failVenue();
+          else faults.arm({ ...point.fault!, mode, outage: true });
+          const res = await call(gw, 'POST', '/api/v1/execute', wallet, { ...order, approvalId: approval.approvalId });
+          const answer = { ref, status: res.status, body: await res.json() };
+          faults.heal();
+          answers.push(answer);
+          await gw.app.services.execution.reconciler.runOnce({ graceMs: 0 });
+          const { executions, ledger, approvals } = gw.app.stores.execution;
+          const final = await executions.findByReference('acct-1', ref);
+          const reached = final ? JSON.parse((await ledger.order('acct-1', final.id)) ?? '{"state":"void"}').state !== 'void' : false;
+          const after = (await approvals.get(approval.approvalId))!;
+          if (reached) expect(after).toMatchObject({ state: 'consumed', executionId: final!.id });
+          else expect(after).toMatchObject({ state: 'approved', executionId: null });
+        });
+      }
+    }
+
+    it('a venue answering late while the reconciler runs: the order is voided first, the late booking refused, the answer failed', async () => {
+      const reconcile = async () => {
+        await new Promise((r) => setTimeout(r, 50));
+        return gw.app.services.execution.reconciler.runOnce({ graceMs: 0 });
+      };
+      const answer = await send('f-venue-late', () => faults.slowVenue(300, reconcile));
+      expect([answer.status, answer.body.state]).toEqual([200, 'failed']);
+    });
+
     it('after recovery: every execution final, ledger and spend equal the fills, answers agree, replays tell the truth, audit verifies', async () => {
       await gw.app.services.execution.reconciler.runOnce({ graceMs: 0 });
       const { executions, ledger, agentSessions } = gw.app.stores.execution;
@@ -131,9 +173,10 @@ for (const backend of BACKENDS) {
           .abs()
           .toNumber(),
       ).toBeLessThanOrEqual(0.01 * filled.length);
-      const period = filled[0]?.spend?.periodStart ?? [...finals.values()].find((e) => e?.spend)!.spend!.periodStart;
+      const period = [...finals.values()].find((e) => e?.spend)!.spend!.periodStart;
       const spent = await agentSessions.addSpend(sessionId, period, '0', '1000000000', 3_600_000);
-      expect(spent.spent).toBe(sum((e) => e.fill!.notional).toString());
+      const sessionFills = filled.filter((e) => e.agentSessionId === sessionId).reduce((t, e) => t.plus(e.fill!.notional), new Decimal(0));
+      expect(spent.spent).toBe(sessionFills.toString());
 
       // A replay of the same body tells the final truth, never `submitted`.
       for (const a of answers.filter((x) => x.status === 200)) {

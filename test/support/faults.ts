@@ -26,6 +26,7 @@ export class Faults {
   private armed: (StoreFault & { seen: number }) | undefined;
   private down = false;
   private venueThrows = 0;
+  private venueDelay: { ms: number; during?: () => Promise<unknown> } | undefined;
   /** Calls that failed (for assertions that the fault really fired). */
   fired = 0;
 
@@ -38,10 +39,16 @@ export class Faults {
     this.venueThrows = count;
   }
 
+  /** The next venue submission answers `ms` late, running `during` meanwhile (a reconciler pass, say). */
+  slowVenue(ms: number, during?: () => Promise<unknown>): void {
+    this.venueDelay = { ms, ...(during ? { during } : {}) };
+  }
+
   heal(): void {
     this.armed = undefined;
     this.down = false;
     this.venueThrows = 0;
+    this.venueDelay = undefined;
   }
 
   get options(): NonNullable<AppOptions['faults']> {
@@ -84,6 +91,12 @@ export class Faults {
         const value = Reflect.get(target, prop, receiver) as unknown;
         if (prop !== 'fill' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
         return async (...args: Parameters<ExecutionVenue['fill']>) => {
+          const delay = this.venueDelay;
+          if (delay) {
+            this.venueDelay = undefined;
+            this.fired++;
+            await Promise.all([new Promise((r) => setTimeout(r, delay.ms)), delay.during?.()]);
+          }
           if (this.venueThrows > 0) {
             this.venueThrows--;
             this.fired++;
