@@ -46,6 +46,7 @@ import { SharedControls } from './controls/shared-controls.js';
 import { AuditTrail } from './execution/audit-trail.js';
 import { createExecutionServices } from './execution/execution-services.js';
 import { createPaperVenues } from './execution/venues/paper-venues.js';
+import type { ExecutionVenue } from './execution/venues/execution-venue.js';
 import { openStores } from './stores/open-stores.js';
 import type { GatewayStores } from './stores/gateway-stores.js';
 import { Ledger } from './execution/ledger.js';
@@ -62,7 +63,12 @@ export const GRAPHQL_ENDPOINT = '/graphql';
 export interface AppOptions {
   clock?: Clock;
   logger?: Logger;
+  /** Tests: wrap the opened stores or the paper venues to inject faults (test/support/faults.ts). */
+  faults?: { stores?: (stores: GatewayStores) => GatewayStores; venues?: (venues: Map<string, ExecutionVenue>) => Map<string, ExecutionVenue> };
 }
+
+/** How often each replica's reconciler finishes executions left open (src/execution/execution-reconciler.ts). */
+const RECONCILE_EVERY_MS = 5_000;
 
 export interface GatewayApp {
   services: AppServices;
@@ -93,11 +99,12 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
   checkFaultSources(config.simulatedFaults, sources);
   for (const s of sources) s.setFault(config.simulatedFaults[s.id] ?? 'none');
   const directory = new MarketDirectory(sources.flatMap((s) => s.markets()));
-  const stores = openStores(config, logger, () => clock.now());
+  const opened = openStores(config, logger, () => clock.now());
+  const stores = options.faults?.stores?.(opened) ?? opened;
   const { cache, candles, funding, identities, rateLimiter } = stores;
   const events = closableEvents(stores.events);
   const reader = new MarketReader(directory, cache, clock);
-  const ingest = new IngestLoop({ sources, cache, candles, funding, reader, events, clock, logger });
+  const ingest = new IngestLoop({ sources, cache, candles, funding, reader, events, clock, logger, lease: stores.lease });
   const bootstrap = config.bootstrapPath ? readBootstrap(config.bootstrapPath) : undefined;
   const protocols = new ProtocolRegistry(DEFAULT_PROTOCOLS);
   const controls = new ExecutionControls();
@@ -112,7 +119,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       controls,
       reader,
       cache,
-      venues: createPaperVenues(directory),
+      venues: options.faults?.venues?.(createPaperVenues(directory)) ?? createPaperVenues(directory),
       identities,
       ...stores.execution,
       ledger: new Ledger(stores.execution.ledger),
@@ -207,6 +214,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       let demoKey: string | undefined;
       await stores.connect();
       await services.sharedControls.start();
+      execution.reconciler.start(RECONCILE_EVERY_MS);
       if (bootstrap) await applyBootstrap(identities, bootstrap, nowIso);
       else if (config.env !== 'production') demoKey = await ensureDemoKey(identities, nowIso);
       const lead = async () => {
@@ -251,6 +259,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     async stop() {
       await endStreams();
       ingest.stop();
+      execution.reconciler.stop();
       services.sharedControls.stop();
       await stores.lease.stop();
       await Promise.all(closers.splice(0).map((c) => c()));

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { buildApp, type GatewayApp } from '../../src/app.js';
+import { buildApp, type AppOptions, type GatewayApp } from '../../src/app.js';
 import { testConfig, type GatewayConfig } from '../../src/config/gateway-config.js';
 import { ManualClock } from '../../src/domain/clock.js';
 import { prefillHistory } from './history.js';
@@ -19,9 +19,9 @@ export interface TestGateway {
  * A real gateway on an ephemeral port with a manual clock and ingest driven by the test
  * (`app.services.ingest.pollAll()`), so freshness is deterministic.
  */
-export async function startGateway(overrides: Partial<GatewayConfig> = {}, at = Date.now()): Promise<TestGateway> {
+export async function startGateway(overrides: Partial<GatewayConfig> = {}, at = Date.now(), options: Omit<AppOptions, 'clock'> = {}): Promise<TestGateway> {
   const clock = new ManualClock(at);
-  const app = buildApp(testConfig(overrides), { clock });
+  const app = buildApp(testConfig(overrides), { ...options, clock });
   await prefillHistory(app, clock.now());
   await app.start({ ingest: false });
   const server = app.createServer();
