@@ -188,6 +188,8 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
         config.publicFastPath && sofa ? new PublicFastPath({ services, routes: ROUTES, sofa, rateLimits, masking: yogaMasking(yoga), logger }) : undefined;
       const server = createServer((req, res) => {
         const requestId = requestIdOf(req.headers['x-request-id']);
+        // The spec's other name for the public contract document.
+        if (req.url === '/openapi.public.json' || req.url?.startsWith('/openapi.public.json?')) req.url = `/api/v1/public${req.url}`;
         // Public GET routes skip the fetch-API and router layers; everything else goes through Yoga and Sofa.
         if (fastPath?.handle(req, res, requestId)) return;
         res.setHeader('x-request-id', requestId);

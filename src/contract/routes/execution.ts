@@ -25,6 +25,7 @@ export const EXECUTION_ROUTES: readonly RouteSpec[] = [
   }),
   executionRoute({
     operationId: 'verifySiwe',
+    requestSchema: 'SiweVerifyRequest',
     method: 'POST',
     path: '/api/v1/auth/siwe/verify',
     field: 'Mutation.verifySiwe',
@@ -45,6 +46,7 @@ export const EXECUTION_ROUTES: readonly RouteSpec[] = [
   }),
   executionRoute({
     operationId: 'previewExecution',
+    requestSchema: 'ExecutionRequest',
     workflow: 'preview',
     method: 'POST',
     path: '/api/v1/execute/preview',
@@ -56,6 +58,7 @@ export const EXECUTION_ROUTES: readonly RouteSpec[] = [
   }),
   executionRoute({
     operationId: 'createApproval',
+    requestSchema: 'ExecutionRequest',
     workflow: 'approval',
     method: 'POST',
     path: '/api/v1/execute/approvals',
@@ -78,6 +81,7 @@ export const EXECUTION_ROUTES: readonly RouteSpec[] = [
   }),
   executionRoute({
     operationId: 'decideApproval',
+    requestSchema: 'ApprovalDecision',
     workflow: 'approval',
     method: 'PATCH',
     path: '/api/service/ai/approvals/{approvalId}',
@@ -91,6 +95,7 @@ export const EXECUTION_ROUTES: readonly RouteSpec[] = [
   }),
   executionRoute({
     operationId: 'execute',
+    requestSchema: 'ExecuteRequest',
     workflow: 'execute',
     method: 'POST',
     path: '/api/v1/execute',
