@@ -1,4 +1,5 @@
 import { buildApp } from './app.js';
+import { DEMO_ACCOUNT } from './auth/key-issuer.js';
 import { loadConfig } from './config/gateway-config.js';
 import { DataDirLockedError } from './stores/sqlite/data-dir-lock.js';
 
@@ -19,7 +20,9 @@ const { demoKey } = await app.start();
 if (demoKey) {
   // Shown once: only its hash is stored. Delete the data directory or use the keys CLI for another.
   process.stdout.write(
-    `\nDemo API key (all scopes, shown once):\n  ${demoKey}\n  try: curl -H 'Authorization: Bearer ${demoKey}' http://localhost:${config.port}/api/v1/capabilities\n\n`,
+    `\nDemo API key (all scopes, shown once):\n  ${demoKey}\n  try: curl -H 'Authorization: Bearer ${demoKey}' http://localhost:${config.port}/api/v1/capabilities\n` +
+      `Demo wallet: ${DEMO_ACCOUNT.wallet}, Hardhat/Anvil development account #0. ITS PRIVATE KEY IS PUBLIC: development only.\n` +
+      `  sign in with it: npm run wallet -- sign-in\n\n`,
   );
 }
 const server = app.createServer();
