@@ -36,6 +36,7 @@ import { applyControlsFile } from './controls/controls-file.js';
 import { SharedControls } from './controls/shared-controls.js';
 import { AuditTrail } from './execution/audit-trail.js';
 import { createExecutionServices } from './execution/execution-services.js';
+import { CursorCodec } from './domain/cursor.js';
 import { createPaperVenues } from './execution/venues/paper-venues.js';
 import { openStores } from './stores/open-stores.js';
 import type { GatewayStores } from './stores/gateway-stores.js';
@@ -119,6 +120,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     operator: new OperatorAccess(config.operatorToken),
     sharedControls: new SharedControls(controls, protocols, stores.controlsChannel, logger),
     sharedState: stores.sharedState,
+    cursors: new CursorCodec(config.cursorSecret),
   };
 
   // Shared by Yoga's plugins and the public fast path (createServer), so both decide alike.

@@ -40,7 +40,7 @@ describe('a client generated from the full contract', () => {
     await expect(promisify(execFile)(process.execPath, [tsc, '--strict', '--noEmit', '-p', project])).resolves.toBeDefined();
   }, 60_000);
 
-  it('lists markets, pages history back, previews and executes against the live service', async () => {
+  it('lists markets, pages history back, previews, executes and lists executions against the live service', async () => {
     const wallet = await walletSession(gw);
     const session = await call(gw, 'POST', '/api/v1/agent-sessions', wallet, {
       apiKeyId: 'k-full',
@@ -61,5 +61,6 @@ describe('a client generated from the full contract', () => {
     expect(Date.parse(older.at(-1)!.time)).toBeLessThan(Date.parse(newer[0]!.time));
     expect(run.previewExecutable).toBe(true);
     expect(run.executionState).toBe('filled');
+    expect(run.listedReferences).toEqual(['generated-1']);
   });
 });

@@ -130,6 +130,12 @@ async function scenario(): Promise<void> {
   await op('getExecution', '/api/v1/execute/executions/exe_nope', wallet);
   await op('getExecutionByReference', '/api/v1/execute/references/example-0001', k);
   await op('getAuditLog', '/api/v1/audit?limit=3', k);
+  await op('getPositions', '/api/v1/data/positions', k);
+  const listed = await op('listExecutions', '/api/v1/execute/executions?limit=1', k);
+  await op('listExecutions', `/api/v1/execute/executions?limit=1&cursor=${listed.body.data.nextCursor}`, k);
+  await op('listExecutions', '/api/v1/execute/executions?cursor=forged.cursor', k);
+  await op('listApprovals', '/api/v1/execute/approvals?state=consumed', k);
+  await op('listApprovals', '/api/v1/execute/approvals?state=done', k);
   await op('revokeApiKey', '/api/v1/keys/k-preview', wallet);
   await op('revokeApiKey', '/api/v1/keys/k-nope', wallet);
   await op('signOut', '/api/v1/auth/session', wallet);

@@ -10,12 +10,14 @@ export interface ClientRun {
   historyPages: Candle[][];
   previewExecutable: boolean;
   executionState: components['schemas']['Execution']['state'];
+  /** referenceIds of the account's executions, newest first, read two a page. */
+  listedReferences: string[];
 }
 
 /**
  * A client generated from the full contract (openapi-typescript types + openapi-fetch): list
- * markets, page history back in time, preview an order, then execute it with an API key that
- * holds an active agent session. Every path, parameter and body is type-checked.
+ * markets, page history back in time, preview an order, execute it with an API key that holds an
+ * active agent session, then list the account's executions page by page. Every path, parameter and body is type-checked.
  */
 export async function runClient(baseUrl: string, apiKey: string, referenceId: string): Promise<ClientRun> {
   const client = createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${apiKey}` } });
@@ -51,7 +53,18 @@ export async function runClient(baseUrl: string, apiKey: string, referenceId: st
   const execution = await client.POST('/api/v1/execute', { body: order });
   if (!execution.data) throw new Error(`execute: ${execution.error?.code} ${execution.error?.message}`);
 
+  // Every execution of the account, newest first, following nextCursor to the end.
+  const listedReferences: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.GET('/api/v1/execute/executions', { params: { query: { limit: 2, ...(cursor ? { cursor } : {}) } } });
+    if (!page.data) throw new Error(`executions: ${page.error?.code}`);
+    listedReferences.push(...page.data.data.executions.map((e) => e.referenceId));
+    cursor = page.data.data.nextCursor ?? undefined;
+  } while (cursor);
+
   return {
+    listedReferences,
     markets: markets.data.data.map((m) => m.id),
     historyPages,
     previewExecutable: preview.data.executable,

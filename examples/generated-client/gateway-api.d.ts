@@ -300,6 +300,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/data/positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key's open positions: perpetuals (size, entry, mark, unrealised PnL, margin, liquidation price) and lending (supplied, borrowed, accrued interest, LTV).
+         * @description The key's open positions: perpetuals (size, entry, mark, unrealised PnL, margin, liquidation price) and lending (supplied, borrowed, accrued interest, LTV). Needs a Bearer API key with the scope data:read (a wallet session also works). Data older than 60000 ms is answered with freshness.stale true; stale data is not an execution signal.
+         */
+        get: operations["getPositions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/data/protocols/{protocol}/intelligence": {
         parameters: {
             query?: never;
@@ -511,7 +531,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The account's approvals, newest first, a page at a time (limit, cursor → nextCursor), with filters.
+         * @description The account's approvals, newest first. Follow nextCursor until it is null; a cursor only continues the list it came from, and a forged or altered one is 400 invalid_cursor. An approval past its expiry lists as expired. Needs a Bearer API key with the scope data:read (a wallet session also works).
+         */
+        get: operations["listApprovals"];
         put?: never;
         /**
          * An exact, short-lived, one-time approval of a previewed instruction (wallet session).
@@ -578,6 +602,26 @@ export interface paths {
          * @description Executes the unchanged request with an approvalId (interactive) or under an agent session (API key); gated, fails closed. Needs a Bearer API key with the scope execute:live (a wallet session also works). Idempotent by referenceId: the same body again answers the same result.
          */
         post: operations["execute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/execute/executions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's executions, newest first, a page at a time (limit, cursor → nextCursor), with filters.
+         * @description The account's executions, newest first: find what a lost response did. Follow nextCursor until it is null; a cursor only continues the list it came from, and a forged or altered one is 400 invalid_cursor. Needs a Bearer API key with the scope data:read (a wallet session also works).
+         */
+        get: operations["listExecutions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -753,6 +797,21 @@ export interface components {
             message: string;
             signature: string;
         };
+        ApprovalList: {
+            approvals: components["schemas"]["Approval"][];
+            /** @description Pass as cursor for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /** @description The account's approvals, newest first. */
+        ApprovalListEnvelope: components["schemas"]["PublicEnvelope"] & ({
+            schemaVersion: string;
+            /** Format: date-time */
+            generatedAt: string;
+            freshness: components["schemas"]["Freshness"];
+            data: components["schemas"]["ApprovalList"];
+        } & {
+            [key: string]: unknown;
+        });
         AuditEntry: {
             /** Format: int32 */
             seq: number;
@@ -897,6 +956,21 @@ export interface components {
             history: components["schemas"]["ExecutionStateChange"][];
             replayed: boolean;
         };
+        ExecutionList: {
+            executions: components["schemas"]["Execution"][];
+            /** @description Pass as cursor for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /** @description The account's executions, newest first. */
+        ExecutionListEnvelope: components["schemas"]["PublicEnvelope"] & ({
+            schemaVersion: string;
+            /** Format: date-time */
+            generatedAt: string;
+            freshness: components["schemas"]["Freshness"];
+            data: components["schemas"]["ExecutionList"];
+        } & {
+            [key: string]: unknown;
+        });
         ExecutionPreview: {
             previewId: string;
             referenceId: string;
@@ -1001,6 +1075,17 @@ export interface components {
             sources: components["schemas"]["SourceHealth"][];
             counts: components["schemas"]["Counts"];
             sharedState: components["schemas"]["SharedState"];
+        };
+        LendingPosition: {
+            asset: string;
+            supplied: string;
+            borrowed: string;
+            priceUsd: string | null;
+            /** @description In the asset, at the current supply APY since each fill. */
+            accruedSupplyInterest: string;
+            /** @description In the asset, at the current borrow APY since each fill. */
+            accruedBorrowInterest: string;
+            stale: boolean;
         };
         LendingYield: {
             marketId: string;
@@ -1164,6 +1249,27 @@ export interface components {
         } & {
             [key: string]: unknown;
         });
+        /** @description An open perpetual position, marked to the snapshot cache. */
+        PerpPosition: {
+            marketId: string;
+            /**
+             * @description long or short.
+             * @enum {string}
+             */
+            side: "long" | "short";
+            size: string;
+            /** @description Average entry (signed cost / size). */
+            entryPrice: string | null;
+            markPrice: string | null;
+            unrealizedPnlUsd: string | null;
+            marginUsd: string;
+            /** @description Position value at mark over margin. */
+            leverage: string | null;
+            /** @description Where equity meets the 0.5 % maintenance margin. */
+            liquidationPrice: string | null;
+            /** @description The mark is past its max age: not an execution signal. */
+            stale: boolean;
+        };
         PerpPrice: {
             marketId: string;
             asset: string;
@@ -1202,6 +1308,22 @@ export interface components {
             generatedAt: string;
             freshness: components["schemas"]["Freshness"];
             data: components["schemas"]["Portfolio"];
+        } & {
+            [key: string]: unknown;
+        });
+        Positions: {
+            perps: components["schemas"]["PerpPosition"][];
+            lending: components["schemas"]["LendingPosition"][];
+            /** @description Borrowed over supplied value (limit 0.75). */
+            loanToValue: string | null;
+        };
+        /** @description Envelope: the key's open positions. */
+        PositionsEnvelope: components["schemas"]["PublicEnvelope"] & ({
+            schemaVersion: string;
+            /** Format: date-time */
+            generatedAt: string;
+            freshness: components["schemas"]["Freshness"];
+            data: components["schemas"]["Positions"];
         } & {
             [key: string]: unknown;
         });
@@ -1896,7 +2018,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "12832e6f-5161-4837-8a47-193d9ecd777a",
+                     *       "requestId": "99abbb54-e4c2-48f8-9a87-03a5cbd7d03b",
                      *       "retryable": false
                      *     }
                      */
@@ -2109,7 +2231,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_orderbook_not_available",
                      *       "message": "No public order book for 'USDC'.",
-                     *       "requestId": "76f04d88-320f-4ea9-b8e1-22e0885e3c8e",
+                     *       "requestId": "23c21502-4325-4eb5-bf41-328026959b36",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets; only markets with hasOrderBook=true have one."
                      *     }
@@ -2286,7 +2408,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_protocol_not_found",
                      *       "message": "No public protocol 'nope'.",
-                     *       "requestId": "a49f695b-3909-45dd-b9e6-997eed6adfdf",
+                     *       "requestId": "51ca0cd4-32cb-4e1a-84f1-309490e664ee",
                      *       "retryable": false,
                      *       "nextAction": "List public protocols with GET /api/v1/public/data/protocols.json."
                      *     }
@@ -3115,7 +3237,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "market_not_found",
                      *       "message": "No perpetual market for 'NOPE'.",
-                     *       "requestId": "2ac25cd2-6b72-4f3e-ba6f-09cfcbbffe60",
+                     *       "requestId": "563ca258-a21a-4a23-9157-b699714c8186",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets."
                      *     }
@@ -3368,7 +3490,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "7099573e-e16e-4ddd-8de0-db3224215126",
+                     *       "requestId": "e47d4980-d711-4f8e-99f4-fafdfc1aa489",
                      *       "retryable": false
                      *     }
                      */
@@ -3801,11 +3923,129 @@ export interface operations {
                      *       "details": {
                      *         "reason": "missing"
                      *       },
-                     *       "requestId": "e5a199b4-d494-4265-a131-8f67f009cad3",
+                     *       "requestId": "401ea1ef-25d1-40a0-9d51-61f25e51b3a1",
                      *       "retryable": false,
                      *       "nextAction": "Create a key with `npm run keys -- create` and send it as a Bearer token."
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "unauthenticated" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Rate limited; back off and retry after the rate-limit window (Retry-After). Codes: rate_limited. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unavailable: shared state (Redis mode) or an upstream source cannot be reached; retry with jitter. Codes: shared_state_unavailable. */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "shared_state_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getPositions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key's open positions: perpetuals (size, entry, mark, unrealised PnL, margin, liquidation price) and lending (supplied, borrowed, accrued interest, LTV). */
+            200: {
+                headers: {
+                    /** @description private, no-store */
+                    "Cache-Control"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemaVersion": "service.public-data.v1",
+                     *       "generatedAt": "2026-11-18T16:00:00.000Z",
+                     *       "freshness": {
+                     *         "asOf": "2026-11-18T16:00:00.000Z",
+                     *         "freshnessMs": 0,
+                     *         "stale": false,
+                     *         "staleReason": null,
+                     *         "sourceStatus": "healthy"
+                     *       },
+                     *       "data": {
+                     *         "perps": [
+                     *           {
+                     *             "marketId": "BTC-PERP",
+                     *             "side": "long",
+                     *             "size": "0.01",
+                     *             "entryPrice": "62740.40",
+                     *             "markPrice": "62737.2",
+                     *             "unrealizedPnlUsd": "-0.03",
+                     *             "marginUsd": "627.40",
+                     *             "leverage": "1.00",
+                     *             "liquidationPrice": null,
+                     *             "stale": false
+                     *           }
+                     *         ],
+                     *         "lending": [],
+                     *         "loanToValue": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PositionsEnvelope"];
+                };
+            };
+            /** @description Invalid request: a parameter or body field is wrong (details.field or details.parameter names it). Codes: invalid_request. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "invalid_request";
+                    };
+                };
+            };
+            /** @description Authentication required, or the credential is missing, malformed, unknown, revoked or lacks the scope. Codes: unauthenticated, insufficient_scope. */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         code: "unauthenticated" | "insufficient_scope";
@@ -4614,7 +4854,7 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "ags_2c1813ca-8f8f-4224-9570-657d66657d77",
+                     *         "id": "ags_bd720264-8c3f-4ce3-9e7c-5c3bf9e4c788",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -4634,7 +4874,7 @@ export interface operations {
                      *         "active": true
                      *       },
                      *       {
-                     *         "id": "ags_f3032a7f-6814-484f-9a49-af7a1020cc90",
+                     *         "id": "ags_9032ec46-10ab-4919-b01a-e76698e96f15",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -4766,7 +5006,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_2c1813ca-8f8f-4224-9570-657d66657d77",
+                     *       "id": "ags_bd720264-8c3f-4ce3-9e7c-5c3bf9e4c788",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -4821,7 +5061,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "wallet_session"
                      *       },
-                     *       "requestId": "107e24b7-e7be-4d9b-a825-b682cef22553",
+                     *       "requestId": "0440541f-2308-4d52-9cbd-8d8e785e5681",
                      *       "retryable": false,
                      *       "nextAction": "POST /api/v1/auth/siwe/nonce, sign the EIP-4361 message, then POST /api/v1/auth/siwe/verify."
                      *     }
@@ -4906,7 +5146,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_f3032a7f-6814-484f-9a49-af7a1020cc90",
+                     *       "id": "ags_9032ec46-10ab-4919-b01a-e76698e96f15",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -4973,7 +5213,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "agent_session_not_found",
                      *       "message": "No agent session ags_nope for this account.",
-                     *       "requestId": "4c94b805-f4f2-47bd-b58d-ff030ba3e32d",
+                     *       "requestId": "ec432852-226a-40d7-908b-e4a912986a5d",
                      *       "retryable": false
                      *     }
                      */
@@ -5039,7 +5279,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "nonce": "d563928bdd822691d8d4f9bc06a11f2e900f2e1f4ba30553a3c61c4a736e504ee03dffb7a0e5d4683e7f4eb5495e3ef0",
+                     *       "nonce": "f178cbbeb128df2155cfffba61bd5c90eb071a3a0559f1af9c132374960c25285238fab62dd6e687429aaa4aa1ea7a6b",
                      *       "domain": "gateway.test",
                      *       "expiresAt": "2026-11-18T16:05:00.000Z"
                      *     }
@@ -5122,8 +5362,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 563928bdd822691d8d4f9bc06a11f2e900f2e1f4ba30553a3c61c4a736e504ee03dffb7a0e5d4683e7f4eb5495e3ef06\nIssued At: 2026-11-18T16:00:00.000Z",
-                 *       "signature": "0x23e2bf9a45ac5fa5b32fe76323fa23bdd809428c7ce1e1fa1a047f0648422cd37ac0e3963ad4fd74a6b9d66c22ea8af6e2f9227c59703d694a6566d91db94f251b"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 178cbbeb128df2155cfffba61bd5c90eb071a3a0559f1af9c132374960c25285238fab62dd6e687429aaa4aa1ea7a6b5\nIssued At: 2026-11-18T16:00:00.000Z",
+                 *       "signature": "0xefb74f1b43ec2cc1ebe6e13b2165cf10f28fd139a7f4e471bd187fa372691ac555958bd0eae85a69cfec2a7f4e9755b0c05eda71aa6f428ab755e69b1a1850181b"
                  *     }
                  */
                 "application/json": components["schemas"]["SiweVerifyRequest"];
@@ -5143,7 +5383,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sessionToken": "tgws_oqlwn2rFNGzGW7BQIrXiZ8P9DSGJGY46Yc0fab6KTaw",
+                     *       "sessionToken": "tgws_pOsW3E0OtPfqq5yjcVWGmH4Ut69b_GDpDlwm_lY74YA",
                      *       "accountId": "acct-1",
                      *       "wallet": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
                      *       "expiresAt": "2026-11-18T16:15:00.000Z"
@@ -5182,7 +5422,7 @@ export interface operations {
                      *       "code": "wallet_signature_invalid",
                      *       "message": "The nonce is unknown, expired or already used.",
                      *       "details": {},
-                     *       "requestId": "6be9987a-b5f4-4123-9ffa-7e15ecfcd701",
+                     *       "requestId": "a1be3b70-734d-4917-bec7-ee823ca85760",
                      *       "retryable": false,
                      *       "nextAction": "Get a new nonce from POST /api/v1/auth/siwe/nonce and sign a new message."
                      *     }
@@ -5356,7 +5596,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "previewId": "prv_f29a584f-20e6-45c2-a2ba-74f4fe699203",
+                     *       "previewId": "prv_a7ef7267-b7c6-4a5b-bbfc-9e5198de4bce",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -5464,7 +5704,7 @@ export interface operations {
                      *         "gate": "idempotency",
                      *         "check": "preview_reference"
                      *       },
-                     *       "requestId": "e67220d5-f261-48e6-8ad0-360b2ef4ae05",
+                     *       "requestId": "bf908d87-42fb-420d-b23b-a799400732fc",
                      *       "retryable": false,
                      *       "nextAction": "Use a new referenceId, or read the execution by referenceId before any retry."
                      *     }
@@ -5472,6 +5712,178 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         code: "IDEMPOTENCY_CONFLICT";
+                    };
+                };
+            };
+            /** @description Rate limited; back off and retry after the rate-limit window (Retry-After). Codes: rate_limited. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unavailable: shared state (Redis mode) or an upstream source cannot be reached; retry with jitter. Codes: shared_state_unavailable. */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "shared_state_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listApprovals: {
+        parameters: {
+            query?: {
+                /** @description Records per page, newest first. */
+                limit?: number;
+                /** @description The nextCursor of the previous page (opaque, signed); omit for the first page. */
+                cursor?: string;
+                /** @description Only records in this state. */
+                state?: "pending" | "approved" | "rejected" | "expired" | "consumed";
+                /** @description Only records of this protocol. */
+                protocol?: "paper-perps" | "paper-equities" | "paper-swap" | "paper-lending";
+                /** @description Only records whose referenceId starts with this. */
+                referenceId?: string;
+                /** @description Created at or after (RFC 3339). */
+                from?: string;
+                /** @description Created at or before (RFC 3339). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's approvals, newest first, a page at a time (limit, cursor → nextCursor), with filters. */
+            200: {
+                headers: {
+                    /** @description private, no-store */
+                    "Cache-Control"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemaVersion": "service.public-data.v1",
+                     *       "generatedAt": "2026-11-18T16:00:00.000Z",
+                     *       "freshness": {
+                     *         "asOf": "2026-11-18T16:00:00.000Z",
+                     *         "freshnessMs": 0,
+                     *         "stale": false,
+                     *         "staleReason": null,
+                     *         "sourceStatus": "healthy"
+                     *       },
+                     *       "data": {
+                     *         "approvals": [
+                     *           {
+                     *             "approvalId": "apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
+                     *             "state": "consumed",
+                     *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *             "instruction": {
+                     *               "protocol": "paper-perps",
+                     *               "action": "place_order",
+                     *               "assetIn": {
+                     *                 "token": "BTC",
+                     *                 "amount": "0.01"
+                     *               },
+                     *               "metadata": {
+                     *                 "side": "buy",
+                     *                 "type": "market"
+                     *               },
+                     *               "referenceId": "example-0001"
+                     *             },
+                     *             "wallet": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+                     *             "createdAt": "2026-11-18T16:00:00.000Z",
+                     *             "expiresAt": "2026-11-18T16:05:00.000Z",
+                     *             "decidedAt": "2026-11-18T16:00:00.000Z",
+                     *             "consumedAt": "2026-11-18T16:00:00.000Z",
+                     *             "executionId": "exe_63c68463-2ac9-4a41-aa64-903a062972e9",
+                     *             "approveRequest": {
+                     *               "statement": "Approve execution apr_c5454532-43cd-42a4-a1aa-2ff50edd94be of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "resources": [
+                     *                 "urn:gateway:approval:apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
+                     *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
+                     *               ],
+                     *               "domain": "gateway.test"
+                     *             },
+                     *             "rejectRequest": {
+                     *               "statement": "Reject execution apr_c5454532-43cd-42a4-a1aa-2ff50edd94be of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "resources": [
+                     *                 "urn:gateway:approval:apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
+                     *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
+                     *               ],
+                     *               "domain": "gateway.test"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "nextCursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApprovalListEnvelope"];
+                };
+            };
+            /** @description A bad limit, state, protocol, date-time or cursor. Codes: invalid_list_query, invalid_cursor. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "code": "invalid_list_query",
+                     *       "message": "'state' must be one of pending, approved, rejected, expired, consumed.",
+                     *       "details": {
+                     *         "parameter": "state"
+                     *       },
+                     *       "requestId": "089a6841-3305-4569-a186-c49388c66f2a",
+                     *       "retryable": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "invalid_list_query" | "invalid_cursor";
+                    };
+                };
+            };
+            /** @description Authentication required, or the credential is missing, malformed, unknown, revoked or lacks the scope. Codes: unauthenticated, insufficient_scope. */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "unauthenticated" | "insufficient_scope";
                     };
                 };
             };
@@ -5550,7 +5962,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec",
+                     *       "approvalId": "apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -5573,17 +5985,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_c5454532-43cd-42a4-a1aa-2ff50edd94be of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec",
+                     *           "urn:gateway:approval:apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_c5454532-43cd-42a4-a1aa-2ff50edd94be of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec",
+                     *           "urn:gateway:approval:apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -5697,7 +6109,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec",
+                     *       "approvalId": "apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -5720,17 +6132,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_c5454532-43cd-42a4-a1aa-2ff50edd94be of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec",
+                     *           "urn:gateway:approval:apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_c5454532-43cd-42a4-a1aa-2ff50edd94be of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec",
+                     *           "urn:gateway:approval:apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -5784,7 +6196,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "approval_not_found",
                      *       "message": "No approval apr_nope for this account.",
-                     *       "requestId": "03f3ba72-7b5f-4873-bfd6-489fe68263da",
+                     *       "requestId": "5ea69ce8-8211-443f-9c95-e5c150507f63",
                      *       "retryable": false
                      *     }
                      */
@@ -5843,8 +6255,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "decision": "approve",
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 63928bdd822691d8d4f9bc06a11f2e900f2e1f4ba30553a3c61c4a736e504ee03dffb7a0e5d4683e7f4eb5495e3ef06b\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                 *       "signature": "0x2c0a013cb6425d2159c5faa911bed40c750d22deeba7b2aaba1e241c80ccdba606755aff9a00b4d707a74e6d498a8da7ba23ca7371072a807bff2e8b1166d3761c"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_c5454532-43cd-42a4-a1aa-2ff50edd94be of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 78cbbeb128df2155cfffba61bd5c90eb071a3a0559f1af9c132374960c25285238fab62dd6e687429aaa4aa1ea7a6b5d\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_c5454532-43cd-42a4-a1aa-2ff50edd94be\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                 *       "signature": "0x25dc1febda859d9664b392b6b463a8c4df6a9ff51b33b440595e6780491ff6882bf5108e51456fe7c03678e758109007c1c91616f5fdcc500df60c77be4d29a21b"
                  *     }
                  */
                 "application/json": components["schemas"]["ApprovalDecision"];
@@ -5864,7 +6276,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec",
+                     *       "approvalId": "apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
                      *       "state": "approved",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -5887,17 +6299,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_c5454532-43cd-42a4-a1aa-2ff50edd94be of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec",
+                     *           "urn:gateway:approval:apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_c5454532-43cd-42a4-a1aa-2ff50edd94be of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec",
+                     *           "urn:gateway:approval:apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -5984,7 +6396,7 @@ export interface operations {
                      *       "details": {
                      *         "state": "approved"
                      *       },
-                     *       "requestId": "f9aa8659-24c7-4b59-bdd8-7bba4d419d34",
+                     *       "requestId": "73b332ee-fa28-4033-a21d-1ff11358a640",
                      *       "retryable": false,
                      *       "nextAction": "Create a new approval."
                      *     }
@@ -6051,7 +6463,7 @@ export interface operations {
                  *         "type": "market"
                  *       },
                  *       "referenceId": "example-0001",
-                 *       "approvalId": "apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec"
+                 *       "approvalId": "apr_c5454532-43cd-42a4-a1aa-2ff50edd94be"
                  *     }
                  */
                 "application/json": components["schemas"]["ExecuteRequest"];
@@ -6072,14 +6484,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_61ebc7e7-6b2b-4617-b271-7fc00407736e",
+                     *       "executionId": "exe_63c68463-2ac9-4a41-aa64-903a062972e9",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec",
+                     *       "approvalId": "apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -6158,7 +6570,7 @@ export interface operations {
                      *         "gate": "authority",
                      *         "check": "agent_session"
                      *       },
-                     *       "requestId": "ab5fa023-d3ff-419f-a167-225b4126b5c1",
+                     *       "requestId": "7e1e1fee-a50b-44d5-a3f9-c16f451cf501",
                      *       "retryable": false,
                      *       "nextAction": "Interactive: create and approve an approval, then submit with its approvalId. API key: activate an agent session covering this order."
                      *     }
@@ -6187,7 +6599,7 @@ export interface operations {
                      *         "gate": "quote",
                      *         "check": "preview"
                      *       },
-                     *       "requestId": "732e1dc9-1f4a-4d96-b1e2-5147b021b954",
+                     *       "requestId": "f9c7e560-4ba6-4dca-86c5-ff1fc701cf36",
                      *       "retryable": true,
                      *       "nextAction": "Call POST /api/v1/execute/preview again with the same body, then resubmit."
                      *     }
@@ -6232,6 +6644,173 @@ export interface operations {
             };
         };
     };
+    listExecutions: {
+        parameters: {
+            query?: {
+                /** @description Records per page, newest first. */
+                limit?: number;
+                /** @description The nextCursor of the previous page (opaque, signed); omit for the first page. */
+                cursor?: string;
+                /** @description Only records in this state. */
+                state?: "accepted" | "submitted" | "filled" | "partially_filled" | "rejected" | "failed" | "unknown";
+                /** @description Only records of this protocol. */
+                protocol?: "paper-perps" | "paper-equities" | "paper-swap" | "paper-lending";
+                /** @description Only records whose referenceId starts with this. */
+                referenceId?: string;
+                /** @description Created at or after (RFC 3339). */
+                from?: string;
+                /** @description Created at or before (RFC 3339). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's executions, newest first, a page at a time (limit, cursor → nextCursor), with filters. */
+            200: {
+                headers: {
+                    /** @description private, no-store */
+                    "Cache-Control"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemaVersion": "service.public-data.v1",
+                     *       "generatedAt": "2026-11-18T16:00:00.000Z",
+                     *       "freshness": {
+                     *         "asOf": "2026-11-18T16:00:00.000Z",
+                     *         "freshnessMs": 0,
+                     *         "stale": false,
+                     *         "staleReason": null,
+                     *         "sourceStatus": "healthy"
+                     *       },
+                     *       "data": {
+                     *         "executions": [
+                     *           {
+                     *             "executionId": "exe_63c68463-2ac9-4a41-aa64-903a062972e9",
+                     *             "referenceId": "example-0001",
+                     *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *             "protocol": "paper-perps",
+                     *             "action": "place_order",
+                     *             "state": "filled",
+                     *             "principalKind": "wallet_session",
+                     *             "approvalId": "apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
+                     *             "agentSessionId": null,
+                     *             "fill": {
+                     *               "price": "62740.4",
+                     *               "filledAmount": "0.01",
+                     *               "requestedAmount": "0.01",
+                     *               "notional": "627.40",
+                     *               "fee": "0.313702",
+                     *               "feeToken": "USDC"
+                     *             },
+                     *             "reason": null,
+                     *             "createdAt": "2026-11-18T16:00:00.000Z",
+                     *             "updatedAt": "2026-11-18T16:00:00.000Z",
+                     *             "history": [
+                     *               {
+                     *                 "state": "accepted",
+                     *                 "at": "2026-11-18T16:00:00.000Z",
+                     *                 "reason": null
+                     *               },
+                     *               {
+                     *                 "state": "submitted",
+                     *                 "at": "2026-11-18T16:00:00.000Z",
+                     *                 "reason": null
+                     *               }
+                     *             ],
+                     *             "replayed": false
+                     *           }
+                     *         ],
+                     *         "nextCursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ExecutionListEnvelope"];
+                };
+            };
+            /** @description A bad limit, state, protocol, date-time or cursor. Codes: invalid_list_query, invalid_cursor. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "code": "invalid_cursor",
+                     *       "message": "'cursor' is not a cursor this gateway issued for this list; start again without it.",
+                     *       "details": {
+                     *         "parameter": "cursor"
+                     *       },
+                     *       "requestId": "ba5076a0-4123-4a8e-b9d7-7f52ada4bb58",
+                     *       "retryable": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "invalid_list_query" | "invalid_cursor";
+                    };
+                };
+            };
+            /** @description Authentication required, or the credential is missing, malformed, unknown, revoked or lacks the scope. Codes: unauthenticated, insufficient_scope. */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "unauthenticated" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Rate limited; back off and retry after the rate-limit window (Retry-After). Codes: rate_limited. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description Unavailable: shared state (Redis mode) or an upstream source cannot be reached; retry with jitter. Codes: shared_state_unavailable. */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "shared_state_unavailable";
+                    };
+                };
+            };
+        };
+    };
     getExecution: {
         parameters: {
             query?: never;
@@ -6257,14 +6836,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_61ebc7e7-6b2b-4617-b271-7fc00407736e",
+                     *       "executionId": "exe_63c68463-2ac9-4a41-aa64-903a062972e9",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec",
+                     *       "approvalId": "apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -6339,7 +6918,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "execution_not_found",
                      *       "message": "No execution exe_nope for this account.",
-                     *       "requestId": "4541fc8a-8512-4623-9712-efe46c70d3f1",
+                     *       "requestId": "bf50d2d6-82ec-4f42-be93-560ee8eaaf38",
                      *       "retryable": false
                      *     }
                      */
@@ -6408,14 +6987,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_61ebc7e7-6b2b-4617-b271-7fc00407736e",
+                     *       "executionId": "exe_63c68463-2ac9-4a41-aa64-903a062972e9",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec",
+                     *       "approvalId": "apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -6601,7 +7180,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "api_key_not_found",
                      *       "message": "No key k-nope for this account.",
-                     *       "requestId": "e7312460-4c47-44fd-8e4d-66d8696a9666",
+                     *       "requestId": "8724a25c-95df-4daf-8141-4b9f663af648",
                      *       "retryable": false
                      *     }
                      */
@@ -6677,10 +7256,10 @@ export interface operations {
                      *           "type": "execution",
                      *           "referenceId": "example-0001",
                      *           "details": {
-                     *             "executionId": "exe_61ebc7e7-6b2b-4617-b271-7fc00407736e",
+                     *             "executionId": "exe_63c68463-2ac9-4a41-aa64-903a062972e9",
                      *             "state": "filled",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                     *             "approvalId": "apr_d1aac0d7-44dd-4d6d-ae36-1fd8e71be2ec",
+                     *             "approvalId": "apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
                      *             "agentSessionId": null,
                      *             "fill": {
                      *               "price": "62740.4",
@@ -6691,8 +7270,8 @@ export interface operations {
                      *               "feeToken": "USDC"
                      *             }
                      *           },
-                     *           "prevHash": "19526f98d6fa05d9444b2e91301f42e3c0cb1cc64efb57d9a2499c7f1bc241ad",
-                     *           "hash": "724a407bc789095b52d04b55e0636144a38249667a8795077252a9e72f8025c3"
+                     *           "prevHash": "0d7dfc4ba384f19016abe66e284286fa12fd7d49986a4ed37c53fdd8028d7b00",
+                     *           "hash": "fffd92a96b874d210b4f0d40a5990a9a1925ddb038977f5838e7d8347ff39a14"
                      *         },
                      *         {
                      *           "seq": 9,
@@ -6705,8 +7284,8 @@ export interface operations {
                      *             "check": "agent_session",
                      *             "instructionHash": "cb1ca44f43f2c7b8faa5adfa29c138ab9674cf284e2079265658148018a68472"
                      *           },
-                     *           "prevHash": "724a407bc789095b52d04b55e0636144a38249667a8795077252a9e72f8025c3",
-                     *           "hash": "e74ac37cd6989fbe6267341618f65ef1b81ef0f6300b0129be3131dc3c15d1bd"
+                     *           "prevHash": "fffd92a96b874d210b4f0d40a5990a9a1925ddb038977f5838e7d8347ff39a14",
+                     *           "hash": "c988bb6c2e15fd91fd388ed11fda24880f6e6ac63c8ae2e5aea705bb4624bdf0"
                      *         }
                      *       ],
                      *       "chainValid": true,

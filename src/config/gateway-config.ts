@@ -32,6 +32,8 @@ const env = z.object({
   GATEWAY_OPERATOR_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
   /** JSON file of execution controls applied at start (feature flags, kill switch, breakers, certifications). */
   GATEWAY_CONTROLS: z.string().min(1).optional(),
+  // Signs page cursors; without it a secret is made at start (set it when running several replicas).
+  GATEWAY_CURSOR_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 });
 
 export interface GatewayConfig {
@@ -56,6 +58,7 @@ export interface GatewayConfig {
   siweDomain: string;
   operatorToken: string | undefined;
   controlsPath: string | undefined;
+  cursorSecret: string | undefined;
 }
 
 /** Reads the environment once at start-up; a bad value stops the start with a message naming it. */
@@ -91,6 +94,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConf
     siweDomain: e.GATEWAY_SIWE_DOMAIN,
     operatorToken: e.GATEWAY_OPERATOR_TOKEN,
     controlsPath: e.GATEWAY_CONTROLS,
+    cursorSecret: e.GATEWAY_CURSOR_SECRET,
   };
 }
 

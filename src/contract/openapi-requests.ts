@@ -61,5 +61,6 @@ export const RESPONSE_ENUMS: Record<string, readonly string[]> = {
   'GateBlock.code': GATE_CODES,
   'MarketHistory.resolution': HISTORY_RESOLUTIONS,
   'GateVerdict.status': ['pass', 'block', 'not_evaluated'],
+  'PerpPosition.side': ['long', 'short'],
   'WorkflowNode.kind': ['trigger', 'data', 'preview', 'approval', 'execute'],
 };

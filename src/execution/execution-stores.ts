@@ -1,5 +1,6 @@
 import type { WalletSessionStore } from '../auth/wallet-session-store.js';
 import type { AgentSession, Approval, AuditEntry, Execution } from './execution-types.js';
+import type { ListQuery } from './record-listing.js';
 
 /** Outcome of an idempotency claim: a new claim, or what already holds the key. */
 export type ClaimResult = { claimed: true } | { claimed: false; fingerprint: string; value: string | null };
@@ -31,6 +32,8 @@ export interface ApprovalStore {
     executionId: string,
     now: number,
   ): Promise<'consumed' | 'not_found' | 'not_approved' | 'expired' | 'hash_mismatch' | 'already_consumed'>;
+  /** An account's approvals, newest first, filtered (state as read at `now`), from a position. */
+  list(accountId: string, query: ListQuery): Promise<Approval[]>;
 }
 
 export interface ExecutionStore {
@@ -38,6 +41,8 @@ export interface ExecutionStore {
   get(id: string): Promise<Execution | undefined>;
   update(execution: Execution): Promise<void>;
   findByReference(accountId: string, referenceId: string): Promise<Execution | undefined>;
+  /** An account's executions, newest first, filtered, from a position. */
+  list(accountId: string, query: ListQuery): Promise<Execution[]>;
 }
 
 export interface AgentSessionStore {

@@ -82,6 +82,14 @@ export const DATA_ROUTES: readonly RouteSpec[] = [
     summary: "The key's account: wallet, balances and their value at current prices.",
   }),
   dataRoute({
+    operationId: 'getPositions',
+    path: '/api/v1/data/positions',
+    field: 'Query.positions',
+    maxAgeMs: MAX_AGE_MS.default,
+    summary:
+      "The key's open positions: perpetuals (size, entry, mark, unrealised PnL, margin, liquidation price) and lending (supplied, borrowed, accrued interest, LTV).",
+  }),
+  dataRoute({
     operationId: 'getProtocolIntelligence',
     path: '/api/v1/data/protocols/{protocol}/intelligence',
     field: 'Query.protocolIntelligence',

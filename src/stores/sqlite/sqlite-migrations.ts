@@ -59,6 +59,13 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'operator controls',
     sql: `CREATE TABLE operator_controls (id INTEGER PRIMARY KEY CHECK (id = 1), snapshot TEXT NOT NULL, updated_at INTEGER NOT NULL) STRICT;`,
   },
+  {
+    version: 4,
+    name: 'execution and approval listings',
+    sql: `
+      CREATE INDEX executions_by_account_time ON executions (account_id, json_extract(record, '$.createdAt') DESC, id DESC);
+      CREATE INDEX approvals_by_account_time ON approvals (account_id, json_extract(record, '$.createdAt') DESC, id DESC);`,
+  },
 ];
 
 /**
