@@ -830,6 +830,8 @@ export interface components {
             chainValid: boolean;
             /** Format: int32 */
             brokenAt: number | null;
+            /** @description Pass as cursor for the older entries; null at the chain start. */
+            nextCursor: string | null;
         };
         CacheState: {
             /** @description warm, partial or cold. */
@@ -1160,6 +1162,8 @@ export interface components {
             /** Format: date-time */
             to: string;
             points: components["schemas"]["Candle"][];
+            /** @description Pass as cursor for the older page; null when none is left. */
+            nextCursor: string | null;
         };
         /** @description Public envelope with candle observations. */
         MarketHistoryEnvelope: components["schemas"]["PublicEnvelope"] & ({
@@ -1238,6 +1242,8 @@ export interface components {
             intervalHours: number;
             /** @description Most recent last. */
             entries: components["schemas"]["FundingPoint"][];
+            /** @description Pass as cursor for the older page; null when none is kept. */
+            nextCursor: string | null;
         };
         /** @description Envelope: settled funding history. */
         PerpFundingHistoryEnvelope: components["schemas"]["PublicEnvelope"] & ({
@@ -1937,6 +1943,8 @@ export interface operations {
                 to?: string;
                 /** @description Maximum points; the most recent win. */
                 limit?: number;
+                /** @description The nextCursor of the previous page: the same market and resolution, ending just before its oldest point (paging back past 366 points; equivalent to to = that point - 1 ms). */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -1994,7 +2002,8 @@ export interface operations {
                      *             "volume": "183526210.36",
                      *             "closed": true
                      *           }
-                     *         ]
+                     *         ],
+                     *         "nextCursor": "eyJsIjoiaGlzdG9yeSIsInAiOnsibSI6IkJUQy1QRVJQIiwiciI6IjFoIiwidG8iOjE3OTUwMTAzOTk5OTl9fQ.pyFW7uKbIMoFlpIYACDfL8uUFHpdsB7iQb5ogbZwCpI"
                      *       }
                      *     }
                      */
@@ -2018,7 +2027,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "99abbb54-e4c2-48f8-9a87-03a5cbd7d03b",
+                     *       "requestId": "bd19f489-9a79-4b79-be61-422441f2a9f1",
                      *       "retryable": false
                      *     }
                      */
@@ -2231,7 +2240,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_orderbook_not_available",
                      *       "message": "No public order book for 'USDC'.",
-                     *       "requestId": "23c21502-4325-4eb5-bf41-328026959b36",
+                     *       "requestId": "d58b2d9d-ec54-478a-94e0-8efab8173840",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets; only markets with hasOrderBook=true have one."
                      *     }
@@ -2408,7 +2417,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_protocol_not_found",
                      *       "message": "No public protocol 'nope'.",
-                     *       "requestId": "51ca0cd4-32cb-4e1a-84f1-309490e664ee",
+                     *       "requestId": "9a9ea9e2-80ce-4023-9f8f-6894db1f2eda",
                      *       "retryable": false,
                      *       "nextAction": "List public protocols with GET /api/v1/public/data/protocols.json."
                      *     }
@@ -3237,7 +3246,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "market_not_found",
                      *       "message": "No perpetual market for 'NOPE'.",
-                     *       "requestId": "563ca258-a21a-4a23-9157-b699714c8186",
+                     *       "requestId": "a8382650-76db-401c-8680-54da4869902a",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets."
                      *     }
@@ -3419,6 +3428,8 @@ export interface operations {
             query?: {
                 /** @description Entries to return (hourly; 720 is 30 days). */
                 limit?: number;
+                /** @description The nextCursor of the previous page: the entries settled before it (the last 720 are kept). */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -3466,7 +3477,8 @@ export interface operations {
                      *             "rate": "0.00001226",
                      *             "annualizedPct": "10.7398"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "nextCursor": "eyJsIjoiZnVuZGluZyIsInAiOnsibSI6IkJUQy1QRVJQIiwiYmVmb3JlIjoxNzk1MDEwNDAwMDAwfX0.nfULbdzRRju3iyVlDrpt53bvog3kivLUg5LAjxcXbsE"
                      *       }
                      *     }
                      */
@@ -3490,7 +3502,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "e47d4980-d711-4f8e-99f4-fafdfc1aa489",
+                     *       "requestId": "d42ccacd-36ee-4770-b0a1-e13508d0bb58",
                      *       "retryable": false
                      *     }
                      */
@@ -3923,7 +3935,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "missing"
                      *       },
-                     *       "requestId": "401ea1ef-25d1-40a0-9d51-61f25e51b3a1",
+                     *       "requestId": "10b7cc48-3c45-49ff-841c-7d7636dfa995",
                      *       "retryable": false,
                      *       "nextAction": "Create a key with `npm run keys -- create` and send it as a Bearer token."
                      *     }
@@ -4854,7 +4866,7 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "ags_bd720264-8c3f-4ce3-9e7c-5c3bf9e4c788",
+                     *         "id": "ags_c022b489-0486-4a5f-97f7-1876d489315c",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -4874,7 +4886,7 @@ export interface operations {
                      *         "active": true
                      *       },
                      *       {
-                     *         "id": "ags_9032ec46-10ab-4919-b01a-e76698e96f15",
+                     *         "id": "ags_8f2e2cb8-e358-479e-a641-3dbc05ce0ff5",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -5006,7 +5018,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_bd720264-8c3f-4ce3-9e7c-5c3bf9e4c788",
+                     *       "id": "ags_c022b489-0486-4a5f-97f7-1876d489315c",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5061,7 +5073,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "wallet_session"
                      *       },
-                     *       "requestId": "0440541f-2308-4d52-9cbd-8d8e785e5681",
+                     *       "requestId": "ddcdb880-601c-447e-99d9-62d3abc113fc",
                      *       "retryable": false,
                      *       "nextAction": "POST /api/v1/auth/siwe/nonce, sign the EIP-4361 message, then POST /api/v1/auth/siwe/verify."
                      *     }
@@ -5146,7 +5158,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_9032ec46-10ab-4919-b01a-e76698e96f15",
+                     *       "id": "ags_8f2e2cb8-e358-479e-a641-3dbc05ce0ff5",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5213,7 +5225,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "agent_session_not_found",
                      *       "message": "No agent session ags_nope for this account.",
-                     *       "requestId": "ec432852-226a-40d7-908b-e4a912986a5d",
+                     *       "requestId": "eeec0abe-2733-4c3e-b76a-3fc1ca175f95",
                      *       "retryable": false
                      *     }
                      */
@@ -5279,7 +5291,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "nonce": "f178cbbeb128df2155cfffba61bd5c90eb071a3a0559f1af9c132374960c25285238fab62dd6e687429aaa4aa1ea7a6b",
+                     *       "nonce": "ee2ba63ece19c1941b1fd56ae9a749f6d3ff5557914112536a703cdd2a97c4bd7a4c117d12ffe8eb5efbf9604c4f6d78",
                      *       "domain": "gateway.test",
                      *       "expiresAt": "2026-11-18T16:05:00.000Z"
                      *     }
@@ -5362,8 +5374,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 178cbbeb128df2155cfffba61bd5c90eb071a3a0559f1af9c132374960c25285238fab62dd6e687429aaa4aa1ea7a6b5\nIssued At: 2026-11-18T16:00:00.000Z",
-                 *       "signature": "0xefb74f1b43ec2cc1ebe6e13b2165cf10f28fd139a7f4e471bd187fa372691ac555958bd0eae85a69cfec2a7f4e9755b0c05eda71aa6f428ab755e69b1a1850181b"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: e2ba63ece19c1941b1fd56ae9a749f6d3ff5557914112536a703cdd2a97c4bd7a4c117d12ffe8eb5efbf9604c4f6d786\nIssued At: 2026-11-18T16:00:00.000Z",
+                 *       "signature": "0x73ae8a5a061d7ba95d4baa70ef2227ed0b3171acdb1285f6be18e6727416be2c5accb09c1b750e2b5da00b193796ec20ffaeb4e95ea8db237a3df79c258e55841c"
                  *     }
                  */
                 "application/json": components["schemas"]["SiweVerifyRequest"];
@@ -5383,7 +5395,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sessionToken": "tgws_pOsW3E0OtPfqq5yjcVWGmH4Ut69b_GDpDlwm_lY74YA",
+                     *       "sessionToken": "tgws_WS4Sm2cQzEXiE95Q1yOFZoYdSvHQD14HoaKPvIzOCyU",
                      *       "accountId": "acct-1",
                      *       "wallet": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
                      *       "expiresAt": "2026-11-18T16:15:00.000Z"
@@ -5422,7 +5434,7 @@ export interface operations {
                      *       "code": "wallet_signature_invalid",
                      *       "message": "The nonce is unknown, expired or already used.",
                      *       "details": {},
-                     *       "requestId": "a1be3b70-734d-4917-bec7-ee823ca85760",
+                     *       "requestId": "8af99f05-68c2-4e56-ba5c-373a5ec59a81",
                      *       "retryable": false,
                      *       "nextAction": "Get a new nonce from POST /api/v1/auth/siwe/nonce and sign a new message."
                      *     }
@@ -5596,7 +5608,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "previewId": "prv_a7ef7267-b7c6-4a5b-bbfc-9e5198de4bce",
+                     *       "previewId": "prv_803af1b7-361c-4705-9b6a-6419101f7734",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -5704,7 +5716,7 @@ export interface operations {
                      *         "gate": "idempotency",
                      *         "check": "preview_reference"
                      *       },
-                     *       "requestId": "bf908d87-42fb-420d-b23b-a799400732fc",
+                     *       "requestId": "a91db4bd-c945-4328-ad13-45fc60ba0095",
                      *       "retryable": false,
                      *       "nextAction": "Use a new referenceId, or read the execution by referenceId before any retry."
                      *     }
@@ -5798,7 +5810,7 @@ export interface operations {
                      *       "data": {
                      *         "approvals": [
                      *           {
-                     *             "approvalId": "apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
+                     *             "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
                      *             "state": "consumed",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *             "instruction": {
@@ -5819,19 +5831,19 @@ export interface operations {
                      *             "expiresAt": "2026-11-18T16:05:00.000Z",
                      *             "decidedAt": "2026-11-18T16:00:00.000Z",
                      *             "consumedAt": "2026-11-18T16:00:00.000Z",
-                     *             "executionId": "exe_63c68463-2ac9-4a41-aa64-903a062972e9",
+                     *             "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
                      *             "approveRequest": {
-                     *               "statement": "Approve execution apr_c5454532-43cd-42a4-a1aa-2ff50edd94be of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Approve execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
+                     *                 "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
                      *             },
                      *             "rejectRequest": {
-                     *               "statement": "Reject execution apr_c5454532-43cd-42a4-a1aa-2ff50edd94be of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Reject execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
+                     *                 "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
@@ -5862,7 +5874,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "state"
                      *       },
-                     *       "requestId": "089a6841-3305-4569-a186-c49388c66f2a",
+                     *       "requestId": "f4477080-be9f-43d8-bea7-e2d59e7baf68",
                      *       "retryable": false
                      *     }
                      */
@@ -5962,7 +5974,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
+                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -5985,17 +5997,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_c5454532-43cd-42a4-a1aa-2ff50edd94be of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
+                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_c5454532-43cd-42a4-a1aa-2ff50edd94be of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
+                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6109,7 +6121,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
+                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6132,17 +6144,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_c5454532-43cd-42a4-a1aa-2ff50edd94be of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
+                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_c5454532-43cd-42a4-a1aa-2ff50edd94be of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
+                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6196,7 +6208,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "approval_not_found",
                      *       "message": "No approval apr_nope for this account.",
-                     *       "requestId": "5ea69ce8-8211-443f-9c95-e5c150507f63",
+                     *       "requestId": "71f2ae34-a08b-4be6-9fd3-6b005390dd12",
                      *       "retryable": false
                      *     }
                      */
@@ -6255,8 +6267,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "decision": "approve",
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_c5454532-43cd-42a4-a1aa-2ff50edd94be of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 78cbbeb128df2155cfffba61bd5c90eb071a3a0559f1af9c132374960c25285238fab62dd6e687429aaa4aa1ea7a6b5d\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_c5454532-43cd-42a4-a1aa-2ff50edd94be\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                 *       "signature": "0x25dc1febda859d9664b392b6b463a8c4df6a9ff51b33b440595e6780491ff6882bf5108e51456fe7c03678e758109007c1c91616f5fdcc500df60c77be4d29a21b"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 2ba63ece19c1941b1fd56ae9a749f6d3ff5557914112536a703cdd2a97c4bd7a4c117d12ffe8eb5efbf9604c4f6d7863\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                 *       "signature": "0x5e55f47f1b94a6b6c1f5e24aa462820a2ea71ed561b11d2cd7aaae5be69ac47d6f9942494019bb3ee2f6b4fc599712d900068b55cb6aed0863428462736f3a541b"
                  *     }
                  */
                 "application/json": components["schemas"]["ApprovalDecision"];
@@ -6276,7 +6288,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
+                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
                      *       "state": "approved",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6299,17 +6311,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_c5454532-43cd-42a4-a1aa-2ff50edd94be of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
+                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_c5454532-43cd-42a4-a1aa-2ff50edd94be of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
+                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6396,7 +6408,7 @@ export interface operations {
                      *       "details": {
                      *         "state": "approved"
                      *       },
-                     *       "requestId": "73b332ee-fa28-4033-a21d-1ff11358a640",
+                     *       "requestId": "f573cefa-6412-4216-a47b-8afd0c10f1f7",
                      *       "retryable": false,
                      *       "nextAction": "Create a new approval."
                      *     }
@@ -6463,7 +6475,7 @@ export interface operations {
                  *         "type": "market"
                  *       },
                  *       "referenceId": "example-0001",
-                 *       "approvalId": "apr_c5454532-43cd-42a4-a1aa-2ff50edd94be"
+                 *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf"
                  *     }
                  */
                 "application/json": components["schemas"]["ExecuteRequest"];
@@ -6484,14 +6496,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_63c68463-2ac9-4a41-aa64-903a062972e9",
+                     *       "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
+                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -6570,7 +6582,7 @@ export interface operations {
                      *         "gate": "authority",
                      *         "check": "agent_session"
                      *       },
-                     *       "requestId": "7e1e1fee-a50b-44d5-a3f9-c16f451cf501",
+                     *       "requestId": "20cfade1-ee21-4d07-9d7a-1d94487f1ef2",
                      *       "retryable": false,
                      *       "nextAction": "Interactive: create and approve an approval, then submit with its approvalId. API key: activate an agent session covering this order."
                      *     }
@@ -6599,7 +6611,7 @@ export interface operations {
                      *         "gate": "quote",
                      *         "check": "preview"
                      *       },
-                     *       "requestId": "f9c7e560-4ba6-4dca-86c5-ff1fc701cf36",
+                     *       "requestId": "dc389e18-fd43-4621-a1ee-0c840e1ee3fe",
                      *       "retryable": true,
                      *       "nextAction": "Call POST /api/v1/execute/preview again with the same body, then resubmit."
                      *     }
@@ -6693,14 +6705,14 @@ export interface operations {
                      *       "data": {
                      *         "executions": [
                      *           {
-                     *             "executionId": "exe_63c68463-2ac9-4a41-aa64-903a062972e9",
+                     *             "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
                      *             "referenceId": "example-0001",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *             "protocol": "paper-perps",
                      *             "action": "place_order",
                      *             "state": "filled",
                      *             "principalKind": "wallet_session",
-                     *             "approvalId": "apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
+                     *             "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
                      *             "agentSessionId": null,
                      *             "fill": {
                      *               "price": "62740.4",
@@ -6752,7 +6764,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "cursor"
                      *       },
-                     *       "requestId": "ba5076a0-4123-4a8e-b9d7-7f52ada4bb58",
+                     *       "requestId": "64db106b-98ee-4dc6-b365-3a3dac13e980",
                      *       "retryable": false
                      *     }
                      */
@@ -6836,14 +6848,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_63c68463-2ac9-4a41-aa64-903a062972e9",
+                     *       "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
+                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -6918,7 +6930,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "execution_not_found",
                      *       "message": "No execution exe_nope for this account.",
-                     *       "requestId": "bf50d2d6-82ec-4f42-be93-560ee8eaaf38",
+                     *       "requestId": "2bc44fad-cd38-4189-9829-e9880895a729",
                      *       "retryable": false
                      *     }
                      */
@@ -6987,14 +6999,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_63c68463-2ac9-4a41-aa64-903a062972e9",
+                     *       "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
+                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -7180,7 +7192,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "api_key_not_found",
                      *       "message": "No key k-nope for this account.",
-                     *       "requestId": "8724a25c-95df-4daf-8141-4b9f663af648",
+                     *       "requestId": "08e8ec83-47e4-4c11-af2c-332e7bec70e5",
                      *       "retryable": false
                      *     }
                      */
@@ -7229,6 +7241,8 @@ export interface operations {
             query?: {
                 /** @description Most recent entries to return. */
                 limit?: number;
+                /** @description The nextCursor of the previous page: the entries before it, back to the chain start. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -7256,10 +7270,10 @@ export interface operations {
                      *           "type": "execution",
                      *           "referenceId": "example-0001",
                      *           "details": {
-                     *             "executionId": "exe_63c68463-2ac9-4a41-aa64-903a062972e9",
+                     *             "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
                      *             "state": "filled",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                     *             "approvalId": "apr_c5454532-43cd-42a4-a1aa-2ff50edd94be",
+                     *             "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
                      *             "agentSessionId": null,
                      *             "fill": {
                      *               "price": "62740.4",
@@ -7270,8 +7284,8 @@ export interface operations {
                      *               "feeToken": "USDC"
                      *             }
                      *           },
-                     *           "prevHash": "0d7dfc4ba384f19016abe66e284286fa12fd7d49986a4ed37c53fdd8028d7b00",
-                     *           "hash": "fffd92a96b874d210b4f0d40a5990a9a1925ddb038977f5838e7d8347ff39a14"
+                     *           "prevHash": "a09391a527a15d6e0b8aa6cddc0bbd069f683c345fcba922916300282dbd6c28",
+                     *           "hash": "c53ebedf1e9a6429e668d63102f0fff6a981965fb200ce9b703dd1c6d8dde7a6"
                      *         },
                      *         {
                      *           "seq": 9,
@@ -7284,18 +7298,19 @@ export interface operations {
                      *             "check": "agent_session",
                      *             "instructionHash": "cb1ca44f43f2c7b8faa5adfa29c138ab9674cf284e2079265658148018a68472"
                      *           },
-                     *           "prevHash": "fffd92a96b874d210b4f0d40a5990a9a1925ddb038977f5838e7d8347ff39a14",
-                     *           "hash": "c988bb6c2e15fd91fd388ed11fda24880f6e6ac63c8ae2e5aea705bb4624bdf0"
+                     *           "prevHash": "c53ebedf1e9a6429e668d63102f0fff6a981965fb200ce9b703dd1c6d8dde7a6",
+                     *           "hash": "b16ac2bc017b2e712f975655b921be928ab6908fe64864f96fae812f59fa7969"
                      *         }
                      *       ],
                      *       "chainValid": true,
-                     *       "brokenAt": null
+                     *       "brokenAt": null,
+                     *       "nextCursor": "eyJsIjoiYXVkaXQiLCJwIjp7ImEiOiJhY2N0LTEiLCJiZWZvcmUiOjh9fQ.erz0bNdis5A-fLmPfLFwfWT5NempB70Tu-vad3Gc9E4"
                      *     }
                      */
                     "application/json": components["schemas"]["AuditLog"];
                 };
             };
-            /** @description Invalid request: a parameter or body field is wrong (details.field or details.parameter names it). Codes: invalid_request. */
+            /** @description A bad limit or cursor. Codes: invalid_request, invalid_cursor. */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -7306,7 +7321,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        code: "invalid_request";
+                        code: "invalid_request" | "invalid_cursor";
                     };
                 };
             };

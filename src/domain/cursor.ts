@@ -23,9 +23,9 @@ export class CursorCodec {
     return `${body}.${this.mac(body)}`;
   }
 
-  decode<T>(list: string, cursor: string, parameter = 'cursor'): T {
+  decode<T>(list: string, cursor: string, parameter = 'cursor', code = 'invalid_cursor'): T {
     const refuse = () =>
-      new GatewayError(400, 'invalid_cursor', `'${parameter}' is not a cursor this gateway issued for this list; start again without it.`, {
+      new GatewayError(400, code, `'${parameter}' is not a cursor this gateway issued for this list; start again without it.`, {
         details: { parameter },
         retryable: false,
       });

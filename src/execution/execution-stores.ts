@@ -72,7 +72,8 @@ export interface LedgerStore {
 /** Append-only, hash-chained per account. */
 export interface AuditStore {
   append(accountId: string, entry: Omit<AuditEntry, 'seq' | 'prevHash' | 'hash' | 'accountId'>): Promise<AuditEntry>;
-  list(accountId: string, limit: number): Promise<AuditEntry[]>;
+  /** The most recent `limit` entries (before `beforeSeq` when given), oldest first. */
+  list(accountId: string, limit: number, beforeSeq?: number): Promise<AuditEntry[]>;
 }
 
 /** The stores of the execution plane: the policy store (approvals, sessions) and its records. */

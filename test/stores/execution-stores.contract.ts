@@ -222,6 +222,9 @@ export function executionStoresContract(name: string, make: () => Promise<Execut
       expect(entries.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
       expect(verifyAuditChain(entries)).toEqual({ valid: true, brokenAt: null });
       expect((await audit.list('acct', 5)).map((e) => e.seq)).toEqual([16, 17, 18, 19, 20]);
+      expect((await audit.list('acct', 5, 16)).map((e) => e.seq)).toEqual([11, 12, 13, 14, 15]);
+      expect((await audit.list('acct', 5, 3)).map((e) => e.seq)).toEqual([1, 2]);
+      expect(await audit.list('acct', 5, 1)).toEqual([]);
       const tampered = entries.map((e, i) => (i === 7 ? { ...e, details: { i: 'changed' } } : e));
       expect(verifyAuditChain(tampered)).toEqual({ valid: false, brokenAt: 8 });
     });

@@ -49,6 +49,7 @@ export const DATA_ROUTES: readonly RouteSpec[] = [
         default: FUNDING_HISTORY_LIMIT.default,
         description: 'Entries to return (hourly; 720 is 30 days).',
       },
+      cursor: { type: 'string', description: 'The nextCursor of the previous page: the entries settled before it (the last 720 are kept).' },
     },
     invalidInputCode: 'invalid_funding_history_query',
     errors: { 404: { description: 'No perpetual market for this asset.', code: 'market_not_found' } },

@@ -187,7 +187,11 @@ export const EXECUTION_ROUTES: readonly RouteSpec[] = [
     field: 'Query.auditLog',
     scopes: [],
     idempotent: false,
-    queryParams: { limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100, description: 'Most recent entries to return.' } },
+    queryParams: {
+      limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100, description: 'Most recent entries to return.' },
+      cursor: { type: 'string', description: 'The nextCursor of the previous page: the entries before it, back to the chain start.' },
+    },
+    errors: { 400: { description: 'A bad limit or cursor.', code: 'invalid_cursor' } },
     summary: "The account's append-only, hash-chained audit log, with a verification of the chain.",
   }),
   executionRoute({
