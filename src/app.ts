@@ -45,6 +45,7 @@ import { applyControlsFile } from './controls/controls-file.js';
 import { SharedControls } from './controls/shared-controls.js';
 import { AuditTrail } from './execution/audit-trail.js';
 import { createExecutionServices } from './execution/execution-services.js';
+import { CursorCodec } from './domain/cursor.js';
 import { createPaperVenues } from './execution/venues/paper-venues.js';
 import type { ExecutionVenue } from './execution/venues/execution-venue.js';
 import { openStores } from './stores/open-stores.js';
@@ -146,6 +147,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     operator: new OperatorAccess(config.operatorToken),
     sharedControls: new SharedControls(controls, protocols, stores.controlsChannel, logger),
     sharedState: stores.sharedState,
+    cursors: new CursorCodec(config.cursorSecret),
   };
 
   // Shared by Yoga's plugins and the public fast path (createServer), so both decide alike.
@@ -244,6 +246,8 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       });
       const server = createServer((req, res) => {
         const requestId = requestIdOf(req.headers['x-request-id']);
+        // The spec's other name for the public contract document.
+        if (req.url === '/openapi.public.json' || req.url?.startsWith('/openapi.public.json?')) req.url = `/api/v1/public${req.url}`;
         setSecurityHeaders(req, res, GRAPHQL_ENDPOINT);
         if (edge.accept(req, res, requestId)) return; // request id, HEAD, metrics, access log, /healthz /readyz /metrics
         // Public GET routes skip the fetch-API and router layers; everything else goes through Yoga and Sofa.
