@@ -36,6 +36,7 @@ import { useStrictBodies } from './http/use-strict-bodies.js';
 import { useCleanErrors } from './http/use-clean-errors.js';
 import { corsPolicy } from './http/cors-policy.js';
 import { setSecurityHeaders } from './http/security-headers.js';
+import { yogaLogging } from './http/yoga-logging.js';
 import { PublicFastPath, type ErrorMasking } from './http/public-fast-path.js';
 import { requestContext } from './http/request-context.js';
 import { ExecutionControls } from './controls/execution-controls.js';
@@ -172,12 +173,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     cors: corsPolicy(config.limits.corsOrigins),
     // Never put stacks into `extensions`, in any environment.
     maskedErrors: { isDev: false },
-    logging: {
-      debug: (...args) => logger.debug({ args }, 'yoga'),
-      info: (...args) => logger.info({ args }, 'yoga'),
-      warn: (...args) => logger.warn({ args }, 'yoga'),
-      error: (...args) => logger.error({ args }, 'yoga'),
-    },
+    logging: yogaLogging(logger),
     // graphql-ws authenticates once at connection and passes its RequestAuth in.
     context: (initial: { request?: Request; auth?: RequestAuth }): GatewayContext =>
       requestContext(services, currentScope(), initial.auth ?? initial.request?.headers.get('authorization')),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { verifyMessage, type Hex } from 'viem';
-import { generateSiweNonce, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
+import { parseSiweMessage, validateSiweMessage } from 'viem/siwe';
 import type { Clock } from '../domain/clock.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { WalletSession, WalletSessionStore } from './wallet-session-store.js';
@@ -46,7 +46,10 @@ export class WalletSessions {
   ) {}
 
   async issueNonce(): Promise<{ nonce: string; expiresAt: number; domain: string }> {
-    const nonce = generateSiweNonce();
+    // 192 bits from the system CSPRNG, alphanumeric as EIP-4361 requires. Not viem's
+    // generateSiweNonce(), which slides a window over one Math.random buffer: consecutive nonces
+    // share all but one character, so the next one is guessable.
+    const nonce = randomBytes(24).toString('hex');
     await this.store.putNonce(nonce, NONCE_TTL_MS);
     return { nonce, expiresAt: this.clock.now() + NONCE_TTL_MS, domain: this.settings.domain };
   }
