@@ -164,12 +164,11 @@ describe('access log', () => {
       expect(access).toHaveLength(3);
       expect(access[0]).toMatchObject({
         requestId: 'client-req-0001',
-        route: '/api/v1/data/perps/price/{asset}',
-        req: { method: 'GET', url: '/api/v1/data/perps/price/BTC' },
+        req: { method: 'GET', url: '/api/v1/data/perps/price/BTC', route: '/api/v1/data/perps/price/{asset}' },
         res: { statusCode: 200 },
       });
       expect(access[0]!.responseTime).toEqual(expect.any(Number));
-      expect(access[1]).toMatchObject({ requestId: head.headers.get('x-request-id'), req: { method: 'HEAD' }, route: '/api/v1/public/markets/{asset}' });
+      expect(access[1]).toMatchObject({ requestId: head.headers.get('x-request-id'), req: { method: 'HEAD', route: '/api/v1/public/markets/{asset}' } });
       expect(access[2]).toMatchObject({ requestId: denied.headers.get('x-request-id'), res: { statusCode: 401 } });
       const all = JSON.stringify(lines);
       expect(all).not.toContain(keys.full);

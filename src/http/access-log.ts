@@ -23,11 +23,15 @@ export function accessLog(logger: Logger): (req: IncomingMessage, res: ServerRes
     quietReqLogger: true,
     wrapSerializers: false,
     serializers: {
-      req: (req: TaggedRequest) => ({ method: req.gatewayEdge?.receivedMethod ?? req.method, url: req.url, remoteAddress: req.socket?.remoteAddress }),
+      req: (req: TaggedRequest) => ({
+        method: req.gatewayEdge?.receivedMethod ?? req.method,
+        url: req.url,
+        route: req.gatewayEdge?.route ?? 'unmatched',
+        remoteAddress: req.socket?.remoteAddress,
+      }),
       res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
     },
     redact: ['req.headers', 'res.headers'],
-    customProps: (req: TaggedRequest) => ({ route: req.gatewayEdge?.route ?? 'unmatched' }),
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
     customSuccessMessage: () => 'request completed',
     customErrorMessage: () => 'request failed',

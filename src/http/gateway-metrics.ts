@@ -20,6 +20,8 @@ export class GatewayMetrics {
   readonly registry = new Registry();
   private readonly requests: Histogram<'method' | 'route' | 'status'>;
   private readonly sse: Gauge;
+  /** Label children by `method route status`: observing one skips prom-client's label hashing. */
+  private readonly series = new Map<string, ReturnType<Histogram['labels']>>();
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
@@ -82,7 +84,10 @@ export class GatewayMetrics {
   }
 
   observe(method: string, route: string, status: number, seconds: number): void {
-    this.requests.observe({ method, route, status: String(status) }, seconds);
+    const key = `${method} ${route} ${status}`;
+    let series = this.series.get(key);
+    if (series === undefined) this.series.set(key, (series = this.requests.labels(method, route, String(status))));
+    series.observe(seconds);
   }
 
   sseOpened(): void {

@@ -26,7 +26,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const ROUTE_CACHE_LIMIT = 2_000;
 
 /**
- * The first thing every request meets: it echoes the request id, serves HEAD as GET without a
+ * The first thing every request meets (the paths after it echo the request id): it serves HEAD as GET without a
  * body (RFC 9110 §9.3.2; node:http drops the body of an answer to HEAD), counts the request in the
  * metrics and the access log when it ends, and answers the operations routes itself.
  */
@@ -46,9 +46,8 @@ export class ServerEdge {
     const path = pathOf(req.url);
     const route = this.routeTemplate(path);
     (req as TaggedRequest).gatewayEdge = { receivedMethod, route };
-    req.id = requestId;
+    (req as { id?: unknown }).id = requestId;
     if (receivedMethod === 'HEAD') req.method = 'GET';
-    res.setHeader('x-request-id', requestId);
     if (this.options.readiness.state.draining) res.setHeader('connection', 'close');
     const started = performance.now();
     const sse = route === this.options.graphqlEndpoint && (req.headers.accept ?? '').includes('text/event-stream');
@@ -64,6 +63,7 @@ export class ServerEdge {
     }
     if (this.options.readiness.state.started) return false;
     // Listening comes before the stores connect and history is backfilled, so a port in use fails first.
+    res.setHeader('x-request-id', requestId);
     sendJson(
       res,
       503,
@@ -74,6 +74,7 @@ export class ServerEdge {
   }
 
   private async serveOperation(req: IncomingMessage, res: ServerResponse, path: string, requestId: string): Promise<void> {
+    res.setHeader('x-request-id', requestId);
     if (req.method !== 'GET') {
       return sendError(res, 405, 'method_not_allowed', `${(req as TaggedRequest).gatewayEdge?.receivedMethod} is not allowed on ${path}; use GET.`, requestId, {
         allow: 'GET, HEAD',
