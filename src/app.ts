@@ -223,7 +223,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
         // Public GET routes skip the fetch-API and router layers; everything else goes through Yoga and Sofa.
         if (fastPath?.handle(req, res, requestId)) return;
         res.setHeader('x-request-id', requestId);
-        runInScope({ requestId }, () => yoga(req, res));
+        runInScope(edge.scopeOf(req, requestId), () => yoga(req, res));
       });
       const ws = attachGraphqlWs(server, yoga as never, authenticator);
       closers.push(() => ws.close());

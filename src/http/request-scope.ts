@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Freshness } from '../domain/freshness.js';
 import type { RouteSpec } from '../contract/route-spec.js';
+import type { RequestAuth } from '../auth/authenticator.js';
 
 /**
  * What one HTTP request carries between the server edge, Sofa and the resolvers: its id, the
@@ -16,6 +17,8 @@ export interface RequestScope {
   etag?: string;
   /** Extra response headers a resolver decided (Idempotent-Replayed). */
   headers?: Record<string, string>;
+  /** The request's authentication, once its context exists (the access log names the key). */
+  auth?: RequestAuth;
 }
 
 const scopes = new AsyncLocalStorage<RequestScope>();

@@ -7,6 +7,7 @@ import { errorHeaders, errorResponse } from '../errors/error-response.js';
 import { accessLog, type TaggedRequest } from './access-log.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import { readinessProblems, type ReadinessDeps } from './readiness.js';
+import type { RequestScope } from './request-scope.js';
 
 export interface ServerEdgeOptions {
   routes: readonly RouteSpec[];
@@ -45,7 +46,7 @@ export class ServerEdge {
     const receivedMethod = req.method ?? 'GET';
     const path = pathOf(req.url);
     const route = this.routeTemplate(path);
-    (req as TaggedRequest).gatewayEdge = { receivedMethod, route };
+    (req as TaggedRequest).gatewayEdge = { receivedMethod, route, scope: { requestId } };
     (req as { id?: unknown }).id = requestId;
     if (receivedMethod === 'HEAD') req.method = 'GET';
     if (this.options.readiness.state.draining) res.setHeader('connection', 'close');
@@ -99,6 +100,11 @@ export class ServerEdge {
     } catch {
       sendError(res, 500, 'internal_error', 'Metrics could not be collected.', requestId, {});
     }
+  }
+
+  /** The request scope Yoga's path runs the request in (made by `accept`). */
+  scopeOf(req: IncomingMessage, requestId: string): RequestScope {
+    return (req as TaggedRequest).gatewayEdge?.scope ?? { requestId };
   }
 
   private metricsAllowed(authorization: string | undefined): boolean {
