@@ -45,7 +45,7 @@ import { ApiKeys } from './auth/api-keys.js';
 import { closableEvents } from './events/closable-events.js';
 import { checkFaultSources } from './sources/source-faults.js';
 import { ServerEdge } from './http/server-edge.js';
-import { GatewayMetrics } from './http/gateway-metrics.js';
+import { GatewayMetrics, useOperationMetrics } from './http/gateway-metrics.js';
 import { LifecycleState } from './http/readiness.js';
 
 export const GRAPHQL_ENDPOINT = '/graphql';
@@ -167,10 +167,12 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       // jit's compiled subscribe drops field arguments: compile queries and mutations only.
       useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== 'subscription' }),
       sofaRoutes,
+      useOperationMetrics(() => metrics),
     ],
   });
 
   const closers: (() => Promise<void>)[] = [];
+  let metrics: GatewayMetrics | undefined; // made with the server (createServer)
   const lifecycle = new LifecycleState();
   const endStreams = async () => {
     events.endSubscriptions();
@@ -208,7 +210,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       const fastPath =
         config.publicFastPath && sofa ? new PublicFastPath({ services, routes: ROUTES, sofa, rateLimits, masking: yogaMasking(yoga), logger }) : undefined;
       const readiness = { state: lifecycle, sharedState: stores.sharedState, ping: () => stores.ping(), healthBySource: () => reader.healthBySource() };
-      const metrics = new GatewayMetrics({ ...readiness, openSockets: () => ws.openSockets(), now: () => clock.now(), events });
+      metrics = new GatewayMetrics({ ...readiness, openSockets: () => ws.openSockets(), now: () => clock.now(), events });
       const edge = new ServerEdge({
         routes: ROUTES,
         graphqlEndpoint: GRAPHQL_ENDPOINT,
