@@ -57,7 +57,7 @@ import { ApiKeys } from './auth/api-keys.js';
 import { closableEvents } from './events/closable-events.js';
 import { checkFaultSources } from './sources/source-faults.js';
 import { ServerEdge } from './http/server-edge.js';
-import { GatewayMetrics } from './http/gateway-metrics.js';
+import { GatewayMetrics, useOperationMetrics } from './http/gateway-metrics.js';
 import { LifecycleState } from './http/readiness.js';
 
 export const GRAPHQL_ENDPOINT = '/graphql';
@@ -189,10 +189,12 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== 'subscription' }),
       sofaRoutes,
       useSharedEventResults(),
+      useOperationMetrics(() => metrics),
     ],
   });
 
   const closers: (() => Promise<void>)[] = [];
+  let metrics: GatewayMetrics | undefined; // made with the server (createServer)
   const lifecycle = new LifecycleState();
   const endStreams = async () => {
     events.endSubscriptions();
@@ -231,7 +233,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       const fastPath =
         config.publicFastPath && sofa ? new PublicFastPath({ services, routes: ROUTES, sofa, rateLimits, masking: yogaMasking(yoga), logger }) : undefined;
       const readiness = { state: lifecycle, sharedState: stores.sharedState, ping: () => stores.ping(), healthBySource: () => reader.healthBySource() };
-      const metrics = new GatewayMetrics({ ...readiness, openSockets: () => ws.openSockets(), now: () => clock.now(), events });
+      metrics = new GatewayMetrics({ ...readiness, openSockets: () => ws.openSockets(), now: () => clock.now(), events });
       const edge = new ServerEdge({
         routes: ROUTES,
         graphqlEndpoint: GRAPHQL_ENDPOINT,
@@ -249,7 +251,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
         // Public GET routes skip the fetch-API and router layers; everything else goes through Yoga and Sofa.
         if (fastPath?.handle(req, res, requestId)) return;
         res.setHeader('x-request-id', requestId);
-        admitRequest(req, res, requestId, { maxBodyBytes: config.limits.maxBodyBytes }, () => runInScope({ requestId }, () => yoga(req, res)));
+        admitRequest(req, res, requestId, { maxBodyBytes: config.limits.maxBodyBytes }, () => runInScope(edge.scopeOf(req, requestId), () => yoga(req, res)));
       });
       answerClientErrors(server, logger);
       const ws = attachGraphqlWs(server, yoga as never, { authenticator, rateLimits, limits: config.limits.ws });

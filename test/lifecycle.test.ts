@@ -195,6 +195,13 @@ describe('a start that cannot succeed', () => {
     ['an unknown fault source', { GATEWAY_SIM_FAULTS: 'paper-nope=down' }, /^gateway: GATEWAY_SIM_FAULTS: unknown source 'paper-nope' \(known: paper-perps, /],
     ['a malformed bootstrap file', { GATEWAY_BOOTSTRAP: join(ROOT, 'package.json') }, /^gateway: GATEWAY_BOOTSTRAP .*package\.json: accounts: /],
     ['a missing bootstrap file', { GATEWAY_BOOTSTRAP: '/nonexistent/boot.json' }, /^gateway: GATEWAY_BOOTSTRAP \/nonexistent\/boot\.json: cannot read JSON/],
+    ['a malformed controls file', { GATEWAY_CONTROLS: join(ROOT, 'package.json') }, /^gateway: GATEWAY_CONTROLS .*package\.json: \(root\): Unrecognized keys/],
+    [
+      'a data directory that cannot be one',
+      { GATEWAY_DATA_DIR: join(ROOT, 'package.json', 'data') },
+      /^gateway: GATEWAY_DATA_DIR .*package\.json\/data: cannot use it as the data directory \(ENOTDIR/,
+    ],
+    ['a short operator token', { GATEWAY_OPERATOR_TOKEN: 'short' }, /^gateway: Invalid configuration: GATEWAY_OPERATOR_TOKEN: must be at least 24 characters/],
   ])('%s: one line naming the setting, exit 1, no stack', async (_name, env, line) => {
     const { code, stderr } = await failingStart({ PORT: '0', ...env });
     expect(code).toBe(1);

@@ -123,14 +123,26 @@ describe('/readyz with the embedded database', () => {
 });
 
 describe('/metrics with GATEWAY_METRICS_TOKEN', () => {
-  it('answers 401 without the token and 200 with it', async () => {
+  it('answers 401 without the token and 200 with it; counts GraphQL operations by way in', async () => {
     const gw = await startGateway({ metricsToken: 'metrics-token-0123456789' });
     try {
       const denied = await gw.get('/metrics');
       expect(denied.status).toBe(401);
       expect(await denied.json()).toMatchObject({ code: 'unauthorized' });
       expect((await gw.get('/metrics', { headers: { authorization: 'Bearer wrong-token-0123456789x' } })).status).toBe(401);
-      expect((await gw.get('/metrics', { headers: { authorization: 'Bearer metrics-token-0123456789' } })).status).toBe(200);
+      await gw.get('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ market(asset: "BTC") { data { id } } }' }),
+      });
+      await gw.get('/api/v1/public/markets/BTC/history?limit=2'); // the fast path: not an envelop operation
+      await gw.get('/api/v1/public/protocols/paper-perps/x'); // 404 before any execution
+      await gw.get('/api/v1/data/portfolio'); // 401 from the resolver, through Sofa
+      const allowed = await gw.get('/metrics', { headers: { authorization: 'Bearer metrics-token-0123456789' } });
+      expect(allowed.status).toBe(200);
+      const text = await allowed.text();
+      expect(text).toContain('gateway_graphql_operations_total{type="query",via="graphql"} 1');
+      expect(text).toContain('gateway_graphql_operations_total{type="query",via="rest"} 1');
     } finally {
       await gw.close();
     }
@@ -164,13 +176,12 @@ describe('access log', () => {
       expect(access).toHaveLength(3);
       expect(access[0]).toMatchObject({
         requestId: 'client-req-0001',
-        route: '/api/v1/data/perps/price/{asset}',
-        req: { method: 'GET', url: '/api/v1/data/perps/price/BTC' },
-        res: { statusCode: 200 },
+        req: { method: 'GET', url: '/api/v1/data/perps/price/BTC', route: '/api/v1/data/perps/price/{asset}' },
+        res: { statusCode: 200, keyId: 'k-full' },
       });
       expect(access[0]!.responseTime).toEqual(expect.any(Number));
-      expect(access[1]).toMatchObject({ requestId: head.headers.get('x-request-id'), req: { method: 'HEAD' }, route: '/api/v1/public/markets/{asset}' });
-      expect(access[2]).toMatchObject({ requestId: denied.headers.get('x-request-id'), res: { statusCode: 401 } });
+      expect(access[1]).toMatchObject({ requestId: head.headers.get('x-request-id'), req: { method: 'HEAD', route: '/api/v1/public/markets/{asset}' } });
+      expect(access[2]).toEqual(expect.objectContaining({ requestId: denied.headers.get('x-request-id'), res: { statusCode: 401 } }));
       const all = JSON.stringify(lines);
       expect(all).not.toContain(keys.full);
       expect(all).not.toContain('not-a-real-key-but-secret');

@@ -1,3 +1,5 @@
+import { getOperationAST, type DocumentNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { SharedState } from '../domain/shared-state.js';
 import type { SourceHealth } from '../domain/source-health.js';
@@ -20,6 +22,9 @@ export class GatewayMetrics {
   readonly registry = new Registry();
   private readonly requests: Histogram<'method' | 'route' | 'status'>;
   private readonly sse: Gauge;
+  private readonly operations: Counter<'type' | 'via'>;
+  /** Label children by `method route status`: observing one skips prom-client's label hashing. */
+  private readonly series = new Map<string, ReturnType<Histogram['labels']>>();
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
@@ -32,6 +37,12 @@ export class GatewayMetrics {
       registers,
     });
     this.sse = new Gauge({ name: 'gateway_sse_streams_open', help: 'Open GraphQL SSE streams', registers });
+    this.operations = new Counter({
+      name: 'gateway_graphql_operations_total',
+      help: 'GraphQL operations executed, by type and way in (rest: a contract route through Sofa; graphql: /graphql over HTTP, SSE or graphql-ws)',
+      labelNames: ['type', 'via'],
+      registers,
+    });
     new Gauge({
       name: 'gateway_graphql_ws_sockets_open',
       help: 'Open graphql-ws sockets',
@@ -82,7 +93,14 @@ export class GatewayMetrics {
   }
 
   observe(method: string, route: string, status: number, seconds: number): void {
-    this.requests.observe({ method, route, status: String(status) }, seconds);
+    const key = `${method} ${route} ${status}`;
+    let series = this.series.get(key);
+    if (series === undefined) this.series.set(key, (series = this.requests.labels(method, route, String(status))));
+    series.observe(seconds);
+  }
+
+  operation(type: string, via: string): void {
+    this.operations.inc({ type, via });
   }
 
   sseOpened(): void {
@@ -100,4 +118,21 @@ export class GatewayMetrics {
   get contentType(): string {
     return this.registry.contentType;
   }
+}
+
+/**
+ * Counts executed GraphQL operations by type and by way in: `rest` when a contract route (Sofa)
+ * ran it, `graphql` for /graphql over HTTP, SSE or graphql-ws. The public fast path runs its
+ * compiled documents outside envelop and is counted in the request histogram only.
+ */
+export function useOperationMetrics(metrics: () => GatewayMetrics | undefined): Plugin {
+  const count = (args: { document: DocumentNode; operationName?: string | null; contextValue: unknown }) => {
+    const type = getOperationAST(args.document, args.operationName)?.operation ?? 'unknown';
+    const via = (args.contextValue as { http?: { route?: unknown } } | undefined)?.http?.route ? 'rest' : 'graphql';
+    metrics()?.operation(type, via);
+  };
+  return {
+    onExecute: ({ args }) => count(args),
+    onSubscribe: ({ args }) => count(args),
+  };
 }

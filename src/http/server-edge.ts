@@ -7,6 +7,7 @@ import { errorHeaders, errorResponse } from '../errors/error-response.js';
 import { accessLog, type TaggedRequest } from './access-log.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import { readinessProblems, type ReadinessDeps } from './readiness.js';
+import type { RequestScope } from './request-scope.js';
 
 export interface ServerEdgeOptions {
   routes: readonly RouteSpec[];
@@ -26,7 +27,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const ROUTE_CACHE_LIMIT = 2_000;
 
 /**
- * The first thing every request meets: it echoes the request id, serves HEAD as GET without a
+ * The first thing every request meets (the paths after it echo the request id): it serves HEAD as GET without a
  * body (RFC 9110 §9.3.2; node:http drops the body of an answer to HEAD), counts the request in the
  * metrics and the access log when it ends, and answers the operations routes itself.
  */
@@ -45,10 +46,9 @@ export class ServerEdge {
     const receivedMethod = req.method ?? 'GET';
     const path = pathOf(req.url);
     const route = this.routeTemplate(path);
-    (req as TaggedRequest).gatewayEdge = { receivedMethod, route };
-    req.id = requestId;
+    (req as TaggedRequest).gatewayEdge = { receivedMethod, route, scope: { requestId } };
+    (req as { id?: unknown }).id = requestId;
     if (receivedMethod === 'HEAD') req.method = 'GET';
-    res.setHeader('x-request-id', requestId);
     if (this.options.readiness.state.draining) res.setHeader('connection', 'close');
     const started = performance.now();
     const sse = route === this.options.graphqlEndpoint && (req.headers.accept ?? '').includes('text/event-stream');
@@ -64,6 +64,7 @@ export class ServerEdge {
     }
     if (this.options.readiness.state.started) return false;
     // Listening comes before the stores connect and history is backfilled, so a port in use fails first.
+    res.setHeader('x-request-id', requestId);
     sendJson(
       res,
       503,
@@ -74,6 +75,7 @@ export class ServerEdge {
   }
 
   private async serveOperation(req: IncomingMessage, res: ServerResponse, path: string, requestId: string): Promise<void> {
+    res.setHeader('x-request-id', requestId);
     if (req.method !== 'GET') {
       return sendError(res, 405, 'method_not_allowed', `${(req as TaggedRequest).gatewayEdge?.receivedMethod} is not allowed on ${path}; use GET.`, requestId, {
         allow: 'GET, HEAD',
@@ -98,6 +100,11 @@ export class ServerEdge {
     } catch {
       sendError(res, 500, 'internal_error', 'Metrics could not be collected.', requestId, {});
     }
+  }
+
+  /** The request scope Yoga's path runs the request in (made by `accept`). */
+  scopeOf(req: IncomingMessage, requestId: string): RequestScope {
+    return (req as TaggedRequest).gatewayEdge?.scope ?? { requestId };
   }
 
   private metricsAllowed(authorization: string | undefined): boolean {
