@@ -5,6 +5,8 @@ export default defineConfig({
   resolve: { alias: { graphql: 'graphql/index.js' } },
   test: {
     include: ['test/**/*.test.ts'],
+    // Gateway processes in tests run the compiled build: compile it when stale.
+    globalSetup: ['test/support/build.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -43,6 +43,11 @@ import type { GatewayStores } from './stores/gateway-stores.js';
 import { Ledger } from './execution/ledger.js';
 import { HistoryReader } from './market-data/history-reader.js';
 import { ApiKeys } from './auth/api-keys.js';
+import { closableEvents } from './events/closable-events.js';
+import { checkFaultSources } from './sources/source-faults.js';
+import { ServerEdge } from './http/server-edge.js';
+import { GatewayMetrics } from './http/gateway-metrics.js';
+import { LifecycleState } from './http/readiness.js';
 
 export const GRAPHQL_ENDPOINT = '/graphql';
 
@@ -65,6 +70,10 @@ export interface GatewayApp {
   start(options?: { ingest?: boolean }): Promise<{ demoKey?: string }>;
   /** A node:http server with graphql-ws attached; not yet listening. */
   createServer(): Server;
+  /** Readiness: started once `start()` finished, draining from shutdown on. */
+  lifecycle: LifecycleState;
+  /** Shutdown: completes every subscription (SSE `complete`), then closes graphql-ws sockets with 1001. */
+  endStreams(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -73,10 +82,12 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   const sources = createSimulatedSources(config.simulatedMarkets);
+  checkFaultSources(config.simulatedFaults, sources);
   for (const s of sources) s.setFault(config.simulatedFaults[s.id] ?? 'none');
   const directory = new MarketDirectory(sources.flatMap((s) => s.markets()));
   const stores = openStores(config, logger, () => clock.now());
-  const { cache, candles, funding, identities, rateLimiter, events } = stores;
+  const { cache, candles, funding, identities, rateLimiter } = stores;
+  const events = closableEvents(stores.events);
   const reader = new MarketReader(directory, cache, clock);
   const ingest = new IngestLoop({ sources, cache, candles, funding, reader, events, clock, logger });
   const bootstrap = config.bootstrapPath ? readBootstrap(config.bootstrapPath) : undefined;
@@ -162,7 +173,16 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
   });
 
   const closers: (() => Promise<void>)[] = [];
+  const lifecycle = new LifecycleState();
+  const endStreams = async () => {
+    events.endSubscriptions();
+    // Let the completions reach the sockets before they close.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await Promise.all(closers.splice(0).map((c) => c()));
+  };
   return {
+    lifecycle,
+    endStreams,
     services,
     stores,
     yoga,
@@ -182,14 +202,26 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       };
       if (startOptions.ingest === false) await lead();
       else await stores.lease.start({ onAcquired: async () => (await lead(), ingest.start()), onLost: () => ingest.stop() });
+      lifecycle.started = true;
       return demoKey ? { demoKey } : {};
     },
     createServer() {
       const sofa = sofaRoutes.currentSofa();
       const fastPath =
         config.publicFastPath && sofa ? new PublicFastPath({ services, routes: ROUTES, sofa, rateLimits, masking: yogaMasking(yoga), logger }) : undefined;
+      const readiness = { state: lifecycle, sharedState: stores.sharedState, ping: () => stores.ping(), healthBySource: () => reader.healthBySource() };
+      const metrics = new GatewayMetrics({ ...readiness, openSockets: () => ws.openSockets(), now: () => clock.now(), events });
+      const edge = new ServerEdge({
+        routes: ROUTES,
+        graphqlEndpoint: GRAPHQL_ENDPOINT,
+        metrics,
+        readiness: { ...readiness, sourceIds: sources.map((s) => s.id), now: () => clock.now() },
+        metricsToken: config.metricsToken,
+        logger: config.accessLog ? logger : undefined,
+      });
       const server = createServer((req, res) => {
         const requestId = requestIdOf(req.headers['x-request-id']);
+        if (edge.accept(req, res, requestId)) return; // request id, HEAD, metrics, access log, /healthz /readyz /metrics
         // Public GET routes skip the fetch-API and router layers; everything else goes through Yoga and Sofa.
         if (fastPath?.handle(req, res, requestId)) return;
         res.setHeader('x-request-id', requestId);
@@ -200,6 +232,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       return server;
     },
     async stop() {
+      await endStreams();
       ingest.stop();
       services.sharedControls.stop();
       await stores.lease.stop();

@@ -26,7 +26,7 @@ const RAISE_FD_LIMIT = 'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$@"';
 /** How the gateway is started: BENCH_GATEWAY_CMD, else the built entry point, else the sources through tsx. */
 export function gatewayCommand(override: string | undefined): string[] {
   if (override) return override.split(/\s+/).filter(Boolean);
-  if (existsSync(join(ROOT, 'dist/main.js'))) return ['node', 'dist/main.js'];
+  if (existsSync(join(ROOT, 'dist/src/main.js'))) return ['node', 'dist/src/main.js'];
   return ['node', '--import', 'tsx', 'src/main.ts'];
 }
 

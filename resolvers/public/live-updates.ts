@@ -31,6 +31,7 @@ export function followMarkets<K extends 'market:updated' | 'orderbook:updated' |
   const queue: P[] = [];
   let waiting: ((r: IteratorResult<P>) => void) | undefined;
   let done = false;
+  const finished = (): IteratorResult<P> => ({ value: undefined, done: true });
   const stop = marketEventRouter(ctx.services.events).listen(
     topic,
     markets.map((m) => m.id),
@@ -42,9 +43,15 @@ export function followMarkets<K extends 'market:updated' | 'orderbook:updated' |
         wake({ value: payload, done: false });
       } else queue.push(payload);
     },
+    () => {
+      // Shutdown: what is queued is still delivered, then the subscription completes.
+      done = true;
+      const wake = waiting;
+      waiting = undefined;
+      wake?.(finished());
+    },
   );
   let initial = current?.();
-  const finished = (): IteratorResult<P> => ({ value: undefined, done: true });
   const iterator: AsyncIterableIterator<P> = {
     async next() {
       if (initial) {

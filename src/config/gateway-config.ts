@@ -8,7 +8,19 @@ const env = z.object({
   HOST: z.string().default('0.0.0.0'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  REDIS_URL: z.string().url().optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/[^\s]+$/, 'expected redis://host:port or rediss://host:port')
+    .refine((u) => URL.canParse(u), 'not a valid URL')
+    .optional(),
+  /** How long the start waits for Redis before it fails (Redis mode). */
+  REDIS_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(2_000),
+  /** On SIGTERM/SIGINT: how long in-flight requests may take to finish before their connections are closed. */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /** One access-log line per request (pino-http); `false` turns it off. */
+  GATEWAY_ACCESS_LOG: z.enum(['true', 'false']).default('true'),
+  /** Bearer token GET /metrics requires; unset leaves /metrics open (keep it off the public network). */
+  GATEWAY_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Prefix of every Redis key and channel, so several deployments can share one Redis. */
   REDIS_KEY_PREFIX: z.string().min(1).default('gw:'),
   /** Redis mode: how long the ingestion lease lives without renewal (a follower takes over about this long after the leader dies). */
@@ -42,6 +54,10 @@ export interface GatewayConfig {
   mode: 'embedded' | 'redis';
   redisUrl: string | undefined;
   redisKeyPrefix: string;
+  redisConnectTimeoutMs: number;
+  shutdownDrainMs: number;
+  accessLog: boolean;
+  metricsToken: string | undefined;
   ingestLeaseTtlMs: number;
   simulatedFaults: Record<string, SourceFault>;
   /** Markets the simulated venues list (GATEWAY_SIM_MARKETS). */
@@ -80,6 +96,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConf
     mode: e.REDIS_URL ? 'redis' : 'embedded',
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    redisConnectTimeoutMs: e.REDIS_CONNECT_TIMEOUT_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    accessLog: e.GATEWAY_ACCESS_LOG === 'true',
+    metricsToken: e.GATEWAY_METRICS_TOKEN,
     ingestLeaseTtlMs: e.INGEST_LEASE_TTL_MS,
     simulatedFaults,
     simulatedMarkets: e.GATEWAY_SIM_MARKETS,

@@ -11,23 +11,32 @@ type Callback = (payload: unknown) => void;
  */
 class MarketEventRouter {
   private readonly topics = new Map<MarketTopic, Map<string, Set<Callback>>>();
+  /** Per topic, what to call when the bus ends the topic's stream (shutdown). */
+  private readonly enders = new Map<MarketTopic, Set<() => void>>();
 
   constructor(private readonly events: GatewayEvents) {}
 
-  /** Calls `callback` with every event of `topic` for one of `marketIds` from now on; returns the unsubscribe. */
+  /**
+   * Calls `callback` with every event of `topic` for one of `marketIds` from now on, and `onEnd`
+   * once the bus ends the topic (shutdown); returns the unsubscribe.
+   */
   listen<K extends MarketTopic>(
     topic: K,
     marketIds: readonly string[],
     idOf: (payload: Payload<K>) => string,
     callback: (payload: Payload<K>) => void,
+    onEnd: () => void = () => undefined,
   ): () => void {
     const byId = this.topicIndex(topic, idOf);
+    const enders = this.enders.get(topic)!;
+    enders.add(onEnd);
     for (const id of marketIds) {
       let set = byId.get(id);
       if (!set) byId.set(id, (set = new Set()));
       set.add(callback as Callback);
     }
     return () => {
+      enders.delete(onEnd);
       for (const id of marketIds) {
         const set = byId.get(id);
         set?.delete(callback as Callback);
@@ -40,6 +49,8 @@ class MarketEventRouter {
     let byId = this.topics.get(topic);
     if (byId) return byId;
     this.topics.set(topic, (byId = new Map()));
+    const enders = new Set<() => void>();
+    this.enders.set(topic, enders);
     const index = byId;
     const subscribe = this.events.subscribe as (topic: K) => AsyncIterable<Payload<K>>;
     const iterator = subscribe(topic)[Symbol.asyncIterator]();
@@ -49,6 +60,9 @@ class MarketEventRouter {
         const set = index.get(idOf(r.value));
         if (set) for (const callback of [...set]) callback(r.value);
       }
+      // The bus ended the topic: a later listener starts a new stream (which ends at once after shutdown).
+      if (this.topics.get(topic) === index) (this.topics.delete(topic), this.enders.delete(topic));
+      for (const end of [...enders]) end();
     };
     void pump(iterator.next());
     return index;

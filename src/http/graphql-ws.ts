@@ -13,11 +13,24 @@ type Enveloped = ReturnType<YogaServerInstance<object, object>['getEnveloped']>;
  * scopes). The credential comes from `connectionParams.authorization` or the upgrade request's
  * header: one that is sent but invalid closes the connection, and every operation re-checks it.
  */
-export function attachGraphqlWs(server: Server, yoga: YogaServerInstance<object, object>, authenticator: Authenticator): { close(): Promise<void> } {
+export function attachGraphqlWs(
+  server: Server,
+  yoga: YogaServerInstance<object, object>,
+  authenticator: Authenticator,
+): { close(): Promise<void>; openSockets(): number } {
   // The credential is kept per connection and checked again for every operation, so a revoked key
   // or an expired wallet session stops working on an open socket too.
   const headers = new WeakMap<object, string | undefined>();
-  const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
+  // Upgrades are taken from the server by hand (noServer): attached with `server`, ws would re-emit
+  // the server's own errors (a port in use) as WebSocket server errors.
+  const wss = new WebSocketServer({ noServer: true });
+  server.on('upgrade', (req, socket, head) => {
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== yoga.graphqlEndpoint) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  });
   // Registered before graphql-ws's own listener, so every socket splices shared results (below).
   const pending = new WeakMap<object, Map<string, string>>();
   wss.on('connection', (socket) => spliceSharedResults(socket, pending));
@@ -61,6 +74,8 @@ export function attachGraphqlWs(server: Server, yoga: YogaServerInstance<object,
     wss,
   );
   return {
+    openSockets: () => wss.clients.size,
+    /** Closes every socket with 1001 (going away), then the server. */
     close: async () => {
       await disposable.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
