@@ -61,7 +61,10 @@ class MarketEventRouter {
         if (set) for (const callback of [...set]) callback(r.value);
       }
       // The bus ended the topic: a later listener starts a new stream (which ends at once after shutdown).
-      if (this.topics.get(topic) === index) (this.topics.delete(topic), this.enders.delete(topic));
+      if (this.topics.get(topic) === index) {
+        this.topics.delete(topic);
+        this.enders.delete(topic);
+      }
       for (const end of [...enders]) end();
     };
     void pump(iterator.next());
