@@ -731,6 +731,9 @@ export interface components {
             /** @enum {string} */
             certification: "certified" | "canary" | "disabled" | "blocked" | "partner_required" | "legal_review_only";
         };
+        AgentInterfaces: {
+            mcp: components["schemas"]["McpInterface"];
+        };
         AgentSession: {
             id: string;
             apiKeyId: string;
@@ -862,6 +865,7 @@ export interface components {
         };
         Capabilities: {
             keyId: string | null;
+            interfaces: components["schemas"]["AgentInterfaces"];
             accountId: string;
             scopes: string[];
             executionEnabled: boolean;
@@ -1185,6 +1189,12 @@ export interface components {
         } & {
             [key: string]: unknown;
         });
+        /** @description The Model Context Protocol endpoint: tools generated from the workflow nodes, with the same Bearer credential and scopes. */
+        McpInterface: {
+            endpoint: string;
+            transport: string;
+            tools: string;
+        };
         OrderBook: {
             marketId: string;
             asset: string;
@@ -2003,7 +2013,7 @@ export interface operations {
                      *             "closed": true
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiaGlzdG9yeSIsInAiOnsibSI6IkJUQy1QRVJQIiwiciI6IjFoIiwidG8iOjE3OTUwMTAzOTk5OTl9fQ.pyFW7uKbIMoFlpIYACDfL8uUFHpdsB7iQb5ogbZwCpI"
+                     *         "nextCursor": "eyJsIjoiaGlzdG9yeSIsInAiOnsibSI6IkJUQy1QRVJQIiwiciI6IjFoIiwidG8iOjE3OTUwMTAzOTk5OTl9fQ.IfJrWz-0JHn1GNfhAMj-QCwSIEogmUTAEfNt3T4cJ30"
                      *       }
                      *     }
                      */
@@ -2027,7 +2037,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "bd19f489-9a79-4b79-be61-422441f2a9f1",
+                     *       "requestId": "b026fd16-d133-4d5b-a171-164c585d4d34",
                      *       "retryable": false
                      *     }
                      */
@@ -2240,7 +2250,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_orderbook_not_available",
                      *       "message": "No public order book for 'USDC'.",
-                     *       "requestId": "d58b2d9d-ec54-478a-94e0-8efab8173840",
+                     *       "requestId": "280974fa-fa19-4277-8f4c-2a048281f2d9",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets; only markets with hasOrderBook=true have one."
                      *     }
@@ -2417,7 +2427,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_protocol_not_found",
                      *       "message": "No public protocol 'nope'.",
-                     *       "requestId": "9a9ea9e2-80ce-4023-9f8f-6894db1f2eda",
+                     *       "requestId": "f012fc1f-bd75-4e99-a610-8556a564153b",
                      *       "retryable": false,
                      *       "nextAction": "List public protocols with GET /api/v1/public/data/protocols.json."
                      *     }
@@ -3246,7 +3256,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "market_not_found",
                      *       "message": "No perpetual market for 'NOPE'.",
-                     *       "requestId": "a8382650-76db-401c-8680-54da4869902a",
+                     *       "requestId": "346969e1-9772-4413-bd48-eb0dfee8356e",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets."
                      *     }
@@ -3478,7 +3488,7 @@ export interface operations {
                      *             "annualizedPct": "10.7398"
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiZnVuZGluZyIsInAiOnsibSI6IkJUQy1QRVJQIiwiYmVmb3JlIjoxNzk1MDEwNDAwMDAwfX0.nfULbdzRRju3iyVlDrpt53bvog3kivLUg5LAjxcXbsE"
+                     *         "nextCursor": "eyJsIjoiZnVuZGluZyIsInAiOnsibSI6IkJUQy1QRVJQIiwiYmVmb3JlIjoxNzk1MDEwNDAwMDAwfX0.l_A9GZUbA-cYZCuamKaJ-hnDkNWY0F1PbGGansCCN7g"
                      *       }
                      *     }
                      */
@@ -3502,7 +3512,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "d42ccacd-36ee-4770-b0a1-e13508d0bb58",
+                     *       "requestId": "6f398b6e-e3c4-4738-928f-2c706851f3dd",
                      *       "retryable": false
                      *     }
                      */
@@ -3935,7 +3945,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "missing"
                      *       },
-                     *       "requestId": "10b7cc48-3c45-49ff-841c-7d7636dfa995",
+                     *       "requestId": "508ced8d-7625-48c6-a411-5d9c5d27ff5e",
                      *       "retryable": false,
                      *       "nextAction": "Create a key with `npm run keys -- create` and send it as a Bearer token."
                      *     }
@@ -4379,6 +4389,13 @@ export interface operations {
                      *       },
                      *       "data": {
                      *         "keyId": "k-full",
+                     *         "interfaces": {
+                     *           "mcp": {
+                     *             "endpoint": "/mcp",
+                     *             "transport": "streamable-http",
+                     *             "tools": "the workflow nodes with a route (GET /api/v1/workflow-nodes)"
+                     *           }
+                     *         },
                      *         "accountId": "acct-1",
                      *         "scopes": [
                      *           "data:read",
@@ -4866,7 +4883,7 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "ags_c022b489-0486-4a5f-97f7-1876d489315c",
+                     *         "id": "ags_5e768c60-fded-4822-9cce-eb3ce4fbc191",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -4886,7 +4903,7 @@ export interface operations {
                      *         "active": true
                      *       },
                      *       {
-                     *         "id": "ags_8f2e2cb8-e358-479e-a641-3dbc05ce0ff5",
+                     *         "id": "ags_ad182b99-db80-4f5a-b240-0f1d0933b659",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -5018,7 +5035,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_c022b489-0486-4a5f-97f7-1876d489315c",
+                     *       "id": "ags_5e768c60-fded-4822-9cce-eb3ce4fbc191",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5073,7 +5090,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "wallet_session"
                      *       },
-                     *       "requestId": "ddcdb880-601c-447e-99d9-62d3abc113fc",
+                     *       "requestId": "43e17f5a-e78c-4643-92a7-d9b304c90d15",
                      *       "retryable": false,
                      *       "nextAction": "POST /api/v1/auth/siwe/nonce, sign the EIP-4361 message, then POST /api/v1/auth/siwe/verify."
                      *     }
@@ -5158,7 +5175,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_8f2e2cb8-e358-479e-a641-3dbc05ce0ff5",
+                     *       "id": "ags_ad182b99-db80-4f5a-b240-0f1d0933b659",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5225,7 +5242,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "agent_session_not_found",
                      *       "message": "No agent session ags_nope for this account.",
-                     *       "requestId": "eeec0abe-2733-4c3e-b76a-3fc1ca175f95",
+                     *       "requestId": "483dae60-3cf1-4e46-9c7a-ecd5bbf040b9",
                      *       "retryable": false
                      *     }
                      */
@@ -5291,7 +5308,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "nonce": "ee2ba63ece19c1941b1fd56ae9a749f6d3ff5557914112536a703cdd2a97c4bd7a4c117d12ffe8eb5efbf9604c4f6d78",
+                     *       "nonce": "6d3562a0ec9c6dd0da23e6e824c6d0120fb1b9a661cc347350c3be58b23d4d7144b0a8c343d0c8082aca94efe11af108",
                      *       "domain": "gateway.test",
                      *       "expiresAt": "2026-11-18T16:05:00.000Z"
                      *     }
@@ -5374,8 +5391,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: e2ba63ece19c1941b1fd56ae9a749f6d3ff5557914112536a703cdd2a97c4bd7a4c117d12ffe8eb5efbf9604c4f6d786\nIssued At: 2026-11-18T16:00:00.000Z",
-                 *       "signature": "0x73ae8a5a061d7ba95d4baa70ef2227ed0b3171acdb1285f6be18e6727416be2c5accb09c1b750e2b5da00b193796ec20ffaeb4e95ea8db237a3df79c258e55841c"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: d3562a0ec9c6dd0da23e6e824c6d0120fb1b9a661cc347350c3be58b23d4d7144b0a8c343d0c8082aca94efe11af108c\nIssued At: 2026-11-18T16:00:00.000Z",
+                 *       "signature": "0xc4ea76668b894158e6a65d9144667efb41a3ba232407ea7fe32b53d80c98a87b18d7a040be5f03c4eb45a6c47afa2c1953f4294d29790f1913bcbdfaa78329b91c"
                  *     }
                  */
                 "application/json": components["schemas"]["SiweVerifyRequest"];
@@ -5395,7 +5412,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sessionToken": "tgws_WS4Sm2cQzEXiE95Q1yOFZoYdSvHQD14HoaKPvIzOCyU",
+                     *       "sessionToken": "tgws_LFs2kMy1UutYhJmdJEAj0w0gzRjuFEctsZuLVvDIh5M",
                      *       "accountId": "acct-1",
                      *       "wallet": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
                      *       "expiresAt": "2026-11-18T16:15:00.000Z"
@@ -5434,7 +5451,7 @@ export interface operations {
                      *       "code": "wallet_signature_invalid",
                      *       "message": "The nonce is unknown, expired or already used.",
                      *       "details": {},
-                     *       "requestId": "8af99f05-68c2-4e56-ba5c-373a5ec59a81",
+                     *       "requestId": "ac9b08d2-ae5a-472f-8fd2-0aae132a4ea4",
                      *       "retryable": false,
                      *       "nextAction": "Get a new nonce from POST /api/v1/auth/siwe/nonce and sign a new message."
                      *     }
@@ -5608,7 +5625,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "previewId": "prv_803af1b7-361c-4705-9b6a-6419101f7734",
+                     *       "previewId": "prv_db7c1534-bdbe-4898-b3c9-5ebc9ca163d0",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -5716,7 +5733,7 @@ export interface operations {
                      *         "gate": "idempotency",
                      *         "check": "preview_reference"
                      *       },
-                     *       "requestId": "a91db4bd-c945-4328-ad13-45fc60ba0095",
+                     *       "requestId": "6b000385-beed-4d20-8e40-b622ac6ad8ec",
                      *       "retryable": false,
                      *       "nextAction": "Use a new referenceId, or read the execution by referenceId before any retry."
                      *     }
@@ -5810,7 +5827,7 @@ export interface operations {
                      *       "data": {
                      *         "approvals": [
                      *           {
-                     *             "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *             "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *             "state": "consumed",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *             "instruction": {
@@ -5831,19 +5848,19 @@ export interface operations {
                      *             "expiresAt": "2026-11-18T16:05:00.000Z",
                      *             "decidedAt": "2026-11-18T16:00:00.000Z",
                      *             "consumedAt": "2026-11-18T16:00:00.000Z",
-                     *             "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
+                     *             "executionId": "exe_2d08d01f-a593-4b4b-9c04-55d1c76a8c0c",
                      *             "approveRequest": {
-                     *               "statement": "Approve execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Approve execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *                 "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
                      *             },
                      *             "rejectRequest": {
-                     *               "statement": "Reject execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Reject execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *                 "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
@@ -5874,7 +5891,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "state"
                      *       },
-                     *       "requestId": "f4477080-be9f-43d8-bea7-e2d59e7baf68",
+                     *       "requestId": "862b53ad-039e-418d-8b06-1d0e78582eee",
                      *       "retryable": false
                      *     }
                      */
@@ -5974,7 +5991,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *       "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -5997,17 +6014,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *           "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *           "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6121,7 +6138,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *       "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6144,17 +6161,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *           "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *           "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6208,7 +6225,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "approval_not_found",
                      *       "message": "No approval apr_nope for this account.",
-                     *       "requestId": "71f2ae34-a08b-4be6-9fd3-6b005390dd12",
+                     *       "requestId": "de091c8e-ff18-4e72-b2e1-741b7e69f634",
                      *       "retryable": false
                      *     }
                      */
@@ -6267,8 +6284,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "decision": "approve",
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 2ba63ece19c1941b1fd56ae9a749f6d3ff5557914112536a703cdd2a97c4bd7a4c117d12ffe8eb5efbf9604c4f6d7863\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                 *       "signature": "0x5e55f47f1b94a6b6c1f5e24aa462820a2ea71ed561b11d2cd7aaae5be69ac47d6f9942494019bb3ee2f6b4fc599712d900068b55cb6aed0863428462736f3a541b"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 3562a0ec9c6dd0da23e6e824c6d0120fb1b9a661cc347350c3be58b23d4d7144b0a8c343d0c8082aca94efe11af108c3\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                 *       "signature": "0x489e5c673898fadba337deaac9c527c84ff1de367f8322f5d0e9fd85141d2a466650ee8370a7e1440db1cbfcfb36d9bf755150eb56659cd5b5a2113de23502481b"
                  *     }
                  */
                 "application/json": components["schemas"]["ApprovalDecision"];
@@ -6288,7 +6305,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *       "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *       "state": "approved",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6311,17 +6328,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *           "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *           "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6408,7 +6425,7 @@ export interface operations {
                      *       "details": {
                      *         "state": "approved"
                      *       },
-                     *       "requestId": "f573cefa-6412-4216-a47b-8afd0c10f1f7",
+                     *       "requestId": "1399550b-b45d-417f-8cad-7a6b3be2e7ca",
                      *       "retryable": false,
                      *       "nextAction": "Create a new approval."
                      *     }
@@ -6475,7 +6492,7 @@ export interface operations {
                  *         "type": "market"
                  *       },
                  *       "referenceId": "example-0001",
-                 *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf"
+                 *       "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c"
                  *     }
                  */
                 "application/json": components["schemas"]["ExecuteRequest"];
@@ -6496,14 +6513,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
+                     *       "executionId": "exe_2d08d01f-a593-4b4b-9c04-55d1c76a8c0c",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *       "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -6582,7 +6599,7 @@ export interface operations {
                      *         "gate": "authority",
                      *         "check": "agent_session"
                      *       },
-                     *       "requestId": "20cfade1-ee21-4d07-9d7a-1d94487f1ef2",
+                     *       "requestId": "c731d247-a056-4d94-be26-e40ad29e9a16",
                      *       "retryable": false,
                      *       "nextAction": "Interactive: create and approve an approval, then submit with its approvalId. API key: activate an agent session covering this order."
                      *     }
@@ -6611,7 +6628,7 @@ export interface operations {
                      *         "gate": "quote",
                      *         "check": "preview"
                      *       },
-                     *       "requestId": "dc389e18-fd43-4621-a1ee-0c840e1ee3fe",
+                     *       "requestId": "55e9556e-dae6-4215-856f-59a35b998b05",
                      *       "retryable": true,
                      *       "nextAction": "Call POST /api/v1/execute/preview again with the same body, then resubmit."
                      *     }
@@ -6705,14 +6722,14 @@ export interface operations {
                      *       "data": {
                      *         "executions": [
                      *           {
-                     *             "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
+                     *             "executionId": "exe_2d08d01f-a593-4b4b-9c04-55d1c76a8c0c",
                      *             "referenceId": "example-0001",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *             "protocol": "paper-perps",
                      *             "action": "place_order",
                      *             "state": "filled",
                      *             "principalKind": "wallet_session",
-                     *             "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *             "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *             "agentSessionId": null,
                      *             "fill": {
                      *               "price": "62740.4",
@@ -6764,7 +6781,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "cursor"
                      *       },
-                     *       "requestId": "64db106b-98ee-4dc6-b365-3a3dac13e980",
+                     *       "requestId": "e8fb3875-7a70-4ac8-b642-e03d63a11186",
                      *       "retryable": false
                      *     }
                      */
@@ -6848,14 +6865,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
+                     *       "executionId": "exe_2d08d01f-a593-4b4b-9c04-55d1c76a8c0c",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *       "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -6930,7 +6947,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "execution_not_found",
                      *       "message": "No execution exe_nope for this account.",
-                     *       "requestId": "2bc44fad-cd38-4189-9829-e9880895a729",
+                     *       "requestId": "d7c84ced-b081-4373-b2aa-c39262905a8b",
                      *       "retryable": false
                      *     }
                      */
@@ -6999,14 +7016,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
+                     *       "executionId": "exe_2d08d01f-a593-4b4b-9c04-55d1c76a8c0c",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *       "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -7192,7 +7209,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "api_key_not_found",
                      *       "message": "No key k-nope for this account.",
-                     *       "requestId": "08e8ec83-47e4-4c11-af2c-332e7bec70e5",
+                     *       "requestId": "ceb7da04-6be0-4f0b-8cf7-2b395320ee90",
                      *       "retryable": false
                      *     }
                      */
@@ -7270,10 +7287,10 @@ export interface operations {
                      *           "type": "execution",
                      *           "referenceId": "example-0001",
                      *           "details": {
-                     *             "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
+                     *             "executionId": "exe_2d08d01f-a593-4b4b-9c04-55d1c76a8c0c",
                      *             "state": "filled",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                     *             "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *             "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *             "agentSessionId": null,
                      *             "fill": {
                      *               "price": "62740.4",
@@ -7284,8 +7301,8 @@ export interface operations {
                      *               "feeToken": "USDC"
                      *             }
                      *           },
-                     *           "prevHash": "a09391a527a15d6e0b8aa6cddc0bbd069f683c345fcba922916300282dbd6c28",
-                     *           "hash": "c53ebedf1e9a6429e668d63102f0fff6a981965fb200ce9b703dd1c6d8dde7a6"
+                     *           "prevHash": "9ee5feda845380b629889aca51fca84080505c87ac62b99f180024ecfab4d062",
+                     *           "hash": "dedd8cf09579c0b24294f06c79d7b491a9a55792c830b8b2ff261162fe58b723"
                      *         },
                      *         {
                      *           "seq": 9,
@@ -7298,13 +7315,13 @@ export interface operations {
                      *             "check": "agent_session",
                      *             "instructionHash": "cb1ca44f43f2c7b8faa5adfa29c138ab9674cf284e2079265658148018a68472"
                      *           },
-                     *           "prevHash": "c53ebedf1e9a6429e668d63102f0fff6a981965fb200ce9b703dd1c6d8dde7a6",
-                     *           "hash": "b16ac2bc017b2e712f975655b921be928ab6908fe64864f96fae812f59fa7969"
+                     *           "prevHash": "dedd8cf09579c0b24294f06c79d7b491a9a55792c830b8b2ff261162fe58b723",
+                     *           "hash": "047ed858892d19f3ce40f8171d2847960d986b8fb57827c86326b0ac39901e96"
                      *         }
                      *       ],
                      *       "chainValid": true,
                      *       "brokenAt": null,
-                     *       "nextCursor": "eyJsIjoiYXVkaXQiLCJwIjp7ImEiOiJhY2N0LTEiLCJiZWZvcmUiOjh9fQ.erz0bNdis5A-fLmPfLFwfWT5NempB70Tu-vad3Gc9E4"
+                     *       "nextCursor": "eyJsIjoiYXVkaXQiLCJwIjp7ImEiOiJhY2N0LTEiLCJiZWZvcmUiOjh9fQ.tS8ZciqnkPeT-rE2IhZtCWMK9Fcq5_cZQQNmvcozdDM"
                      *     }
                      */
                     "application/json": components["schemas"]["AuditLog"];
