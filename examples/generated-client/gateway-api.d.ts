@@ -731,6 +731,9 @@ export interface components {
             /** @enum {string} */
             certification: "certified" | "canary" | "disabled" | "blocked" | "partner_required" | "legal_review_only";
         };
+        AgentInterfaces: {
+            mcp: components["schemas"]["McpInterface"];
+        };
         AgentSession: {
             id: string;
             apiKeyId: string;
@@ -815,8 +818,6 @@ export interface components {
         AuditEntry: {
             /** Format: int32 */
             seq: number;
-            /** @description The account whose chain this is (one of the hashed fields). */
-            accountId: string;
             /** Format: date-time */
             at: string;
             type: string;
@@ -825,7 +826,6 @@ export interface components {
                 [key: string]: unknown;
             };
             prevHash: string;
-            /** @description SHA-256 (hex) of the RFC 8785 canonical JSON of {seq, accountId, at, type, referenceId, details, prevHash}; prevHash is the previous entry hash (64 zeros for the first). */
             hash: string;
         };
         AuditLog: {
@@ -865,6 +865,7 @@ export interface components {
         };
         Capabilities: {
             keyId: string | null;
+            interfaces: components["schemas"]["AgentInterfaces"];
             accountId: string;
             scopes: string[];
             executionEnabled: boolean;
@@ -1188,6 +1189,12 @@ export interface components {
         } & {
             [key: string]: unknown;
         });
+        /** @description The Model Context Protocol endpoint: tools generated from the workflow nodes, with the same Bearer credential and scopes. */
+        McpInterface: {
+            endpoint: string;
+            transport: string;
+            tools: string;
+        };
         OrderBook: {
             marketId: string;
             asset: string;
@@ -1445,10 +1452,6 @@ export interface components {
             feeToken: string;
             amountOut: string | null;
             minAmountOut: string | null;
-            /** @description What the venue's fill would take now (same simulation as the submission); a limit that does not cross fills 0. */
-            expectedFilledAmount: string;
-            /** @description filled, partially_filled or rejected (an immediate-or-cancel limit that would be cancelled). */
-            expectedFillState: string;
             /** @description Signed ledger changes on a full fill. */
             balanceChanges: components["schemas"]["TokenAmount"][];
         };
@@ -1476,10 +1479,6 @@ export interface components {
             lastErrorAt: string | null;
             /** @description True while this replica runs ingestion (holds the lease). */
             ingestionLeader: boolean;
-            /** @description This replica (Redis mode). */
-            replica: string | null;
-            /** @description The replica that runs ingestion, as this one last saw the lease. */
-            leadingReplica: string | null;
         };
         /** @description What to put in the EIP-4361 message that decides an approval (with a fresh nonce). */
         SigningRequest: {
@@ -2014,7 +2013,7 @@ export interface operations {
                      *             "closed": true
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiaGlzdG9yeSIsInAiOnsibSI6IkJUQy1QRVJQIiwiciI6IjFoIiwidG8iOjE3OTUwMTAzOTk5OTl9fQ.nAWMFN5CA-IJYSoym8We6i-ARjxr92hCSSOyttBpSVc"
+                     *         "nextCursor": "eyJsIjoiaGlzdG9yeSIsInAiOnsibSI6IkJUQy1QRVJQIiwiciI6IjFoIiwidG8iOjE3OTUwMTAzOTk5OTl9fQ.IfJrWz-0JHn1GNfhAMj-QCwSIEogmUTAEfNt3T4cJ30"
                      *       }
                      *     }
                      */
@@ -2038,7 +2037,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "1c4683ec-7614-4449-91d6-0794d14e6b4d",
+                     *       "requestId": "b026fd16-d133-4d5b-a171-164c585d4d34",
                      *       "retryable": false
                      *     }
                      */
@@ -2251,7 +2250,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_orderbook_not_available",
                      *       "message": "No public order book for 'USDC'.",
-                     *       "requestId": "0df01446-9782-449a-b7b2-21e15a4b57a8",
+                     *       "requestId": "280974fa-fa19-4277-8f4c-2a048281f2d9",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets; only markets with hasOrderBook=true have one."
                      *     }
@@ -2428,7 +2427,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_protocol_not_found",
                      *       "message": "No public protocol 'nope'.",
-                     *       "requestId": "8c4d7729-9f68-44bb-814b-176e951d880a",
+                     *       "requestId": "f012fc1f-bd75-4e99-a610-8556a564153b",
                      *       "retryable": false,
                      *       "nextAction": "List public protocols with GET /api/v1/public/data/protocols.json."
                      *     }
@@ -2554,9 +2553,7 @@ export interface operations {
                      *           "connected": true,
                      *           "lastError": null,
                      *           "lastErrorAt": null,
-                     *           "ingestionLeader": false,
-                     *           "replica": null,
-                     *           "leadingReplica": null
+                     *           "ingestionLeader": false
                      *         }
                      *       }
                      *     }
@@ -3259,7 +3256,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "market_not_found",
                      *       "message": "No perpetual market for 'NOPE'.",
-                     *       "requestId": "be2dcc71-2d30-4930-ac9e-3ca8b720779b",
+                     *       "requestId": "346969e1-9772-4413-bd48-eb0dfee8356e",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets."
                      *     }
@@ -3491,7 +3488,7 @@ export interface operations {
                      *             "annualizedPct": "10.7398"
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiZnVuZGluZyIsInAiOnsibSI6IkJUQy1QRVJQIiwiYmVmb3JlIjoxNzk1MDEwNDAwMDAwfX0.xwD6laVMFlYR45wT-B_SxCm1RkUQBRXDOw6MFSAL4Mk"
+                     *         "nextCursor": "eyJsIjoiZnVuZGluZyIsInAiOnsibSI6IkJUQy1QRVJQIiwiYmVmb3JlIjoxNzk1MDEwNDAwMDAwfX0.l_A9GZUbA-cYZCuamKaJ-hnDkNWY0F1PbGGansCCN7g"
                      *       }
                      *     }
                      */
@@ -3515,7 +3512,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "5673b90e-cd43-487e-b3af-f69340a8419d",
+                     *       "requestId": "6f398b6e-e3c4-4738-928f-2c706851f3dd",
                      *       "retryable": false
                      *     }
                      */
@@ -3948,7 +3945,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "missing"
                      *       },
-                     *       "requestId": "d40d631f-bcd8-417a-80af-9b68c1488fa3",
+                     *       "requestId": "508ced8d-7625-48c6-a411-5d9c5d27ff5e",
                      *       "retryable": false,
                      *       "nextAction": "Create a key with `npm run keys -- create` and send it as a Bearer token."
                      *     }
@@ -4392,6 +4389,13 @@ export interface operations {
                      *       },
                      *       "data": {
                      *         "keyId": "k-full",
+                     *         "interfaces": {
+                     *           "mcp": {
+                     *             "endpoint": "/mcp",
+                     *             "transport": "streamable-http",
+                     *             "tools": "the workflow nodes with a route (GET /api/v1/workflow-nodes)"
+                     *           }
+                     *         },
                      *         "accountId": "acct-1",
                      *         "scopes": [
                      *           "data:read",
@@ -4879,7 +4883,7 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "ags_e4cd3491-dddf-4c97-9f5b-d393e17cb48a",
+                     *         "id": "ags_5e768c60-fded-4822-9cce-eb3ce4fbc191",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -4899,7 +4903,7 @@ export interface operations {
                      *         "active": true
                      *       },
                      *       {
-                     *         "id": "ags_f4442203-4df6-49f4-8121-721c632853ce",
+                     *         "id": "ags_ad182b99-db80-4f5a-b240-0f1d0933b659",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -5031,7 +5035,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_e4cd3491-dddf-4c97-9f5b-d393e17cb48a",
+                     *       "id": "ags_5e768c60-fded-4822-9cce-eb3ce4fbc191",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5086,7 +5090,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "wallet_session"
                      *       },
-                     *       "requestId": "ef665669-2693-4c90-bfae-894ba71e30fc",
+                     *       "requestId": "43e17f5a-e78c-4643-92a7-d9b304c90d15",
                      *       "retryable": false,
                      *       "nextAction": "POST /api/v1/auth/siwe/nonce, sign the EIP-4361 message, then POST /api/v1/auth/siwe/verify."
                      *     }
@@ -5171,7 +5175,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_f4442203-4df6-49f4-8121-721c632853ce",
+                     *       "id": "ags_ad182b99-db80-4f5a-b240-0f1d0933b659",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5238,7 +5242,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "agent_session_not_found",
                      *       "message": "No agent session ags_nope for this account.",
-                     *       "requestId": "6d5c8fc7-ea2b-42de-8ffd-45eb40f3ddc9",
+                     *       "requestId": "483dae60-3cf1-4e46-9c7a-ecd5bbf040b9",
                      *       "retryable": false
                      *     }
                      */
@@ -5304,7 +5308,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "nonce": "e00ea43fd2e885f4b53297e0e6cec9021d2517c84767d8eb",
+                     *       "nonce": "6d3562a0ec9c6dd0da23e6e824c6d0120fb1b9a661cc347350c3be58b23d4d7144b0a8c343d0c8082aca94efe11af108",
                      *       "domain": "gateway.test",
                      *       "expiresAt": "2026-11-18T16:05:00.000Z"
                      *     }
@@ -5387,8 +5391,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 6245fa82700ea12781bc50cb1c0ecd19a2efc26df0a65ce7\nIssued At: 2026-11-18T16:00:00.000Z",
-                 *       "signature": "0x515abf0142e83dada9c89578ad3a45a1cb106f404938a7ec1d0919759185ea922722ac323c210c8600d2da6ec1e48ac19de81459ab592286e7a9596dccc08d6f1c"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: d3562a0ec9c6dd0da23e6e824c6d0120fb1b9a661cc347350c3be58b23d4d7144b0a8c343d0c8082aca94efe11af108c\nIssued At: 2026-11-18T16:00:00.000Z",
+                 *       "signature": "0xc4ea76668b894158e6a65d9144667efb41a3ba232407ea7fe32b53d80c98a87b18d7a040be5f03c4eb45a6c47afa2c1953f4294d29790f1913bcbdfaa78329b91c"
                  *     }
                  */
                 "application/json": components["schemas"]["SiweVerifyRequest"];
@@ -5408,7 +5412,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sessionToken": "tgws_t3AliqGium7XLHPfXhvlJAZscSK2ENPRIeLG_Zx_U0M",
+                     *       "sessionToken": "tgws_LFs2kMy1UutYhJmdJEAj0w0gzRjuFEctsZuLVvDIh5M",
                      *       "accountId": "acct-1",
                      *       "wallet": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
                      *       "expiresAt": "2026-11-18T16:15:00.000Z"
@@ -5447,7 +5451,7 @@ export interface operations {
                      *       "code": "wallet_signature_invalid",
                      *       "message": "The nonce is unknown, expired or already used.",
                      *       "details": {},
-                     *       "requestId": "7420939b-2335-40d7-9921-5e65a86919be",
+                     *       "requestId": "ac9b08d2-ae5a-472f-8fd2-0aae132a4ea4",
                      *       "retryable": false,
                      *       "nextAction": "Get a new nonce from POST /api/v1/auth/siwe/nonce and sign a new message."
                      *     }
@@ -5621,7 +5625,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "previewId": "prv_a45a7b22-c89e-4f95-892e-1b3d38431b12",
+                     *       "previewId": "prv_db7c1534-bdbe-4898-b3c9-5ebc9ca163d0",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -5647,8 +5651,6 @@ export interface operations {
                      *         "feeToken": "USDC",
                      *         "amountOut": null,
                      *         "minAmountOut": null,
-                     *         "expectedFilledAmount": "0.01",
-                     *         "expectedFillState": "filled",
                      *         "balanceChanges": [
                      *           {
                      *             "token": "USDC",
@@ -5731,7 +5733,7 @@ export interface operations {
                      *         "gate": "idempotency",
                      *         "check": "preview_reference"
                      *       },
-                     *       "requestId": "cf42edd7-d218-4c41-b751-f46ae980e90f",
+                     *       "requestId": "6b000385-beed-4d20-8e40-b622ac6ad8ec",
                      *       "retryable": false,
                      *       "nextAction": "Use a new referenceId, or read the execution by referenceId before any retry."
                      *     }
@@ -5825,7 +5827,7 @@ export interface operations {
                      *       "data": {
                      *         "approvals": [
                      *           {
-                     *             "approvalId": "apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
+                     *             "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *             "state": "consumed",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *             "instruction": {
@@ -5846,19 +5848,19 @@ export interface operations {
                      *             "expiresAt": "2026-11-18T16:05:00.000Z",
                      *             "decidedAt": "2026-11-18T16:00:00.000Z",
                      *             "consumedAt": "2026-11-18T16:00:00.000Z",
-                     *             "executionId": "exe_533d5dd2-923f-475b-99c6-0bc9248e4238",
+                     *             "executionId": "exe_2d08d01f-a593-4b4b-9c04-55d1c76a8c0c",
                      *             "approveRequest": {
-                     *               "statement": "Approve execution apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Approve execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
+                     *                 "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
                      *             },
                      *             "rejectRequest": {
-                     *               "statement": "Reject execution apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Reject execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
+                     *                 "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
@@ -5889,7 +5891,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "state"
                      *       },
-                     *       "requestId": "88414823-50ca-4ab8-bd54-3383a4e65bfd",
+                     *       "requestId": "862b53ad-039e-418d-8b06-1d0e78582eee",
                      *       "retryable": false
                      *     }
                      */
@@ -5989,7 +5991,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
+                     *       "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6012,17 +6014,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
+                     *           "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
+                     *           "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6136,7 +6138,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
+                     *       "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6159,17 +6161,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
+                     *           "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
+                     *           "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6223,7 +6225,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "approval_not_found",
                      *       "message": "No approval apr_nope for this account.",
-                     *       "requestId": "236c216a-d91d-4f9a-81bb-3cc1da56421c",
+                     *       "requestId": "de091c8e-ff18-4e72-b2e1-741b7e69f634",
                      *       "retryable": false
                      *     }
                      */
@@ -6282,8 +6284,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "decision": "approve",
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 3160ea5f9a500134caaaaedc22fafab63fb779eb2ac2e2ed\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                 *       "signature": "0x152b4932771f325b7be78e209da68e5859f0c1e249fec292851640c2f48408f25b0adabc9c9bdf440d0a0bfc48cd42a3de0f624ed689ac5ea33b371c18965ba11b"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 3562a0ec9c6dd0da23e6e824c6d0120fb1b9a661cc347350c3be58b23d4d7144b0a8c343d0c8082aca94efe11af108c3\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                 *       "signature": "0x489e5c673898fadba337deaac9c527c84ff1de367f8322f5d0e9fd85141d2a466650ee8370a7e1440db1cbfcfb36d9bf755150eb56659cd5b5a2113de23502481b"
                  *     }
                  */
                 "application/json": components["schemas"]["ApprovalDecision"];
@@ -6303,7 +6305,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
+                     *       "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *       "state": "approved",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6326,17 +6328,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
+                     *           "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
+                     *           "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6423,7 +6425,7 @@ export interface operations {
                      *       "details": {
                      *         "state": "approved"
                      *       },
-                     *       "requestId": "3289fd68-0c31-457f-833c-537bd8dc9cb5",
+                     *       "requestId": "1399550b-b45d-417f-8cad-7a6b3be2e7ca",
                      *       "retryable": false,
                      *       "nextAction": "Create a new approval."
                      *     }
@@ -6490,7 +6492,7 @@ export interface operations {
                  *         "type": "market"
                  *       },
                  *       "referenceId": "example-0001",
-                 *       "approvalId": "apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2"
+                 *       "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c"
                  *     }
                  */
                 "application/json": components["schemas"]["ExecuteRequest"];
@@ -6511,14 +6513,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_533d5dd2-923f-475b-99c6-0bc9248e4238",
+                     *       "executionId": "exe_2d08d01f-a593-4b4b-9c04-55d1c76a8c0c",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
+                     *       "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -6597,7 +6599,7 @@ export interface operations {
                      *         "gate": "authority",
                      *         "check": "agent_session"
                      *       },
-                     *       "requestId": "0c13ff03-3be2-46e4-940a-74d9abd1b132",
+                     *       "requestId": "c731d247-a056-4d94-be26-e40ad29e9a16",
                      *       "retryable": false,
                      *       "nextAction": "Interactive: create and approve an approval, then submit with its approvalId. API key: activate an agent session covering this order."
                      *     }
@@ -6621,12 +6623,12 @@ export interface operations {
                      * @example {
                      *       "error": "Conflict",
                      *       "code": "QUOTE_STALE",
-                     *       "message": "No preview of this instruction under this referenceId; preview it first.",
+                     *       "message": "No preview of this instruction; preview it first.",
                      *       "details": {
                      *         "gate": "quote",
                      *         "check": "preview"
                      *       },
-                     *       "requestId": "a113788c-2ff3-47cb-b0c5-3eac63dce2e9",
+                     *       "requestId": "55e9556e-dae6-4215-856f-59a35b998b05",
                      *       "retryable": true,
                      *       "nextAction": "Call POST /api/v1/execute/preview again with the same body, then resubmit."
                      *     }
@@ -6720,14 +6722,14 @@ export interface operations {
                      *       "data": {
                      *         "executions": [
                      *           {
-                     *             "executionId": "exe_533d5dd2-923f-475b-99c6-0bc9248e4238",
+                     *             "executionId": "exe_2d08d01f-a593-4b4b-9c04-55d1c76a8c0c",
                      *             "referenceId": "example-0001",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *             "protocol": "paper-perps",
                      *             "action": "place_order",
                      *             "state": "filled",
                      *             "principalKind": "wallet_session",
-                     *             "approvalId": "apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
+                     *             "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *             "agentSessionId": null,
                      *             "fill": {
                      *               "price": "62740.4",
@@ -6779,7 +6781,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "cursor"
                      *       },
-                     *       "requestId": "de920c43-25c2-4eb3-9132-84a3ec31097c",
+                     *       "requestId": "e8fb3875-7a70-4ac8-b642-e03d63a11186",
                      *       "retryable": false
                      *     }
                      */
@@ -6863,14 +6865,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_533d5dd2-923f-475b-99c6-0bc9248e4238",
+                     *       "executionId": "exe_2d08d01f-a593-4b4b-9c04-55d1c76a8c0c",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
+                     *       "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -6945,7 +6947,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "execution_not_found",
                      *       "message": "No execution exe_nope for this account.",
-                     *       "requestId": "2a9ab021-09cf-4114-9d46-fab89fa320ad",
+                     *       "requestId": "d7c84ced-b081-4373-b2aa-c39262905a8b",
                      *       "retryable": false
                      *     }
                      */
@@ -7014,14 +7016,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_533d5dd2-923f-475b-99c6-0bc9248e4238",
+                     *       "executionId": "exe_2d08d01f-a593-4b4b-9c04-55d1c76a8c0c",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
+                     *       "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -7207,7 +7209,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "api_key_not_found",
                      *       "message": "No key k-nope for this account.",
-                     *       "requestId": "73ea8227-1942-4846-bfc0-23493d77ffb5",
+                     *       "requestId": "ceb7da04-6be0-4f0b-8cf7-2b395320ee90",
                      *       "retryable": false
                      *     }
                      */
@@ -7281,15 +7283,14 @@ export interface operations {
                      *       "entries": [
                      *         {
                      *           "seq": 8,
-                     *           "accountId": "acct-1",
                      *           "at": "2026-11-18T16:00:00.000Z",
                      *           "type": "execution",
                      *           "referenceId": "example-0001",
                      *           "details": {
-                     *             "executionId": "exe_533d5dd2-923f-475b-99c6-0bc9248e4238",
+                     *             "executionId": "exe_2d08d01f-a593-4b4b-9c04-55d1c76a8c0c",
                      *             "state": "filled",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                     *             "approvalId": "apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
+                     *             "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
                      *             "agentSessionId": null,
                      *             "fill": {
                      *               "price": "62740.4",
@@ -7300,12 +7301,11 @@ export interface operations {
                      *               "feeToken": "USDC"
                      *             }
                      *           },
-                     *           "prevHash": "b5665c2a4938ac4ecdc77d9ddfabcf04b0cccd6faf037fa87f19d55b1b844f50",
-                     *           "hash": "098b92acb5f4d97c6ba2cc8dccf7aa37a7874b61ea8c06f00b777520cf88db60"
+                     *           "prevHash": "9ee5feda845380b629889aca51fca84080505c87ac62b99f180024ecfab4d062",
+                     *           "hash": "dedd8cf09579c0b24294f06c79d7b491a9a55792c830b8b2ff261162fe58b723"
                      *         },
                      *         {
                      *           "seq": 9,
-                     *           "accountId": "acct-1",
                      *           "at": "2026-11-18T16:00:00.000Z",
                      *           "type": "execution_refused",
                      *           "referenceId": "example-0002",
@@ -7315,13 +7315,13 @@ export interface operations {
                      *             "check": "agent_session",
                      *             "instructionHash": "cb1ca44f43f2c7b8faa5adfa29c138ab9674cf284e2079265658148018a68472"
                      *           },
-                     *           "prevHash": "098b92acb5f4d97c6ba2cc8dccf7aa37a7874b61ea8c06f00b777520cf88db60",
-                     *           "hash": "524d109191b5b596cbb0a609d7f2ee62b44c20d27a10b4627d3229e20c4495bc"
+                     *           "prevHash": "dedd8cf09579c0b24294f06c79d7b491a9a55792c830b8b2ff261162fe58b723",
+                     *           "hash": "047ed858892d19f3ce40f8171d2847960d986b8fb57827c86326b0ac39901e96"
                      *         }
                      *       ],
                      *       "chainValid": true,
                      *       "brokenAt": null,
-                     *       "nextCursor": "eyJsIjoiYXVkaXQiLCJwIjp7ImEiOiJhY2N0LTEiLCJiZWZvcmUiOjh9fQ.lMNt6K_aPTTr7NKZco_aWBZxmkdDXbGdHQbeY4Rgins"
+                     *       "nextCursor": "eyJsIjoiYXVkaXQiLCJwIjp7ImEiOiJhY2N0LTEiLCJiZWZvcmUiOjh9fQ.tS8ZciqnkPeT-rE2IhZtCWMK9Fcq5_cZQQNmvcozdDM"
                      *     }
                      */
                     "application/json": components["schemas"]["AuditLog"];
