@@ -1,7 +1,10 @@
+import type { ExecutionArgs, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { RequestAuth, type Authenticator } from '../auth/authenticator.js';
 import type { OperatorAccess } from '../controls/operator-access.js';
+import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
+import { isPolicyStoreOutage, policyUnavailable } from '../execution/executions.js';
 import { errorOutcomeResponse } from './error-outcome.js';
 import type { GatewayContext } from './gateway-context.js';
 import { currentScope } from './request-scope.js';
@@ -26,18 +29,33 @@ export function useAuthFirst(options: AuthFirstOptions): Plugin<GatewayContext> 
       const scope = currentScope();
       if (!scope?.route) return;
       scope.auth ??= new RequestAuth(options.authenticator, request.headers.get('authorization'));
-      const refusal = await routeAuthError(scope.route, scope.auth, options.operator);
+      // An outage of the identity store while checking is answered in the error shape too (503, fail closed).
+      // On an execution step that is the spec's POLICY_UNAVAILABLE: nothing runs.
+      const route = scope.route;
+      const refusal = await routeAuthError(route, scope.auth, options.operator).catch((err: unknown) =>
+        route.workflow && isPolicyStoreOutage(err) ? policyUnavailable() : err,
+      );
       if (refusal) endResponse(errorOutcomeResponse(restErrorOutcome([refusal], scope, options.logger)));
     },
     async onExecute({ args, setResultAndStopExecution }) {
-      const ctx = args.contextValue as GatewayContext;
-      const refusal = await rootFieldsAuthError(args.schema, args.document, args.operationName, ctx.auth, options.operator);
+      const refusal = await graphqlRefusal(args, options);
       if (refusal) setResultAndStopExecution({ data: null, errors: [refusal] });
     },
     async onSubscribe({ args, setResultAndStopExecution }) {
-      const ctx = args.contextValue as GatewayContext;
-      const refusal = await rootFieldsAuthError(args.schema, args.document, args.operationName, ctx.auth, options.operator);
+      const refusal = await graphqlRefusal(args, options);
       if (refusal) setResultAndStopExecution({ data: null, errors: [refusal] });
     },
   };
+}
+
+/** The root-field check of one GraphQL operation; an outage while checking refuses it (a GatewayError as is, anything else masked and logged). */
+async function graphqlRefusal(args: ExecutionArgs, options: AuthFirstOptions): Promise<GraphQLError | undefined> {
+  const ctx = args.contextValue as GatewayContext;
+  try {
+    return await rootFieldsAuthError(args.schema, args.document, args.operationName, ctx.auth, options.operator);
+  } catch (err) {
+    if (isGatewayError(err)) return err;
+    options.logger.error({ err, requestId: ctx.http?.requestId }, 'credential check failed');
+    return new GatewayError(503, 'POLICY_UNAVAILABLE', 'The credential could not be checked; retry shortly.', { retryable: true });
+  }
 }

@@ -80,7 +80,9 @@ export function useRateLimits(options: RateLimitOptions): Plugin {
       if (!isPublic && 'token' in parseBearer(header)) {
         // Verified once here and kept for the auth-first check and the resolvers.
         const auth = scope ? (scope.auth ??= new RequestAuth(options.authenticator, header)) : new RequestAuth(options.authenticator, header);
-        verified = await auth.resolve();
+        // A credential that cannot be checked now (identity store down) is counted as its address;
+        // the auth-first check answers the outage itself.
+        verified = await auth.resolve().catch(() => undefined);
       }
       const check = await checkRateLimit(options, {
         isPublic,
