@@ -3,7 +3,10 @@
  * layers listed as below it; never upward, and never in a cycle (type-only imports included).
  */
 const LAYERS = {
-  entry: { path: '^(src/main\\.ts|src/cli/|codegen\\.ts)', below: ['composition', 'adapters', 'api', 'resolvers', 'transport', 'domain', 'core'] },
+  entry: {
+    path: '^(src/main\\.ts|src/cli/|src/lifecycle/|codegen\\.ts)',
+    below: ['composition', 'adapters', 'api', 'resolvers', 'transport', 'domain', 'core'],
+  },
   composition: { path: '^src/app\\.ts$', below: ['adapters', 'api', 'resolvers', 'transport', 'domain', 'core'] },
   adapters: { path: '^src/stores/', below: ['domain', 'core'] },
   api: { path: '^schema/', below: ['resolvers', 'transport', 'domain', 'core'] },

@@ -15,6 +15,7 @@ import { attachGraphqlWs } from './http/graphql-ws.js';
 import { currentScope, runInScope } from './http/request-scope.js';
 import { useContractRoutes } from './http/use-contract-routes.js';
 import { useSofaRoutes } from './http/use-sofa-routes.js';
+import { useSharedEventResults } from './http/use-shared-event-results.js';
 import { backfillMissingHistory } from './ingest/history-backfill.js';
 import { IngestLoop } from './ingest/ingest-loop.js';
 import { createLogger } from './config/logger.js';
@@ -45,19 +46,31 @@ import { applyControlsFile } from './controls/controls-file.js';
 import { SharedControls } from './controls/shared-controls.js';
 import { AuditTrail } from './execution/audit-trail.js';
 import { createExecutionServices } from './execution/execution-services.js';
+import { CursorCodec } from './domain/cursor.js';
 import { createPaperVenues } from './execution/venues/paper-venues.js';
+import type { ExecutionVenue } from './execution/venues/execution-venue.js';
 import { openStores } from './stores/open-stores.js';
 import type { GatewayStores } from './stores/gateway-stores.js';
 import { Ledger } from './execution/ledger.js';
 import { HistoryReader } from './market-data/history-reader.js';
 import { ApiKeys } from './auth/api-keys.js';
+import { closableEvents } from './events/closable-events.js';
+import { checkFaultSources } from './sources/source-faults.js';
+import { ServerEdge } from './http/server-edge.js';
+import { GatewayMetrics, useOperationMetrics } from './http/gateway-metrics.js';
+import { LifecycleState } from './http/readiness.js';
 
 export const GRAPHQL_ENDPOINT = '/graphql';
 
 export interface AppOptions {
   clock?: Clock;
   logger?: Logger;
+  /** Tests: wrap the opened stores or the paper venues to inject faults (test/support/faults.ts). */
+  faults?: { stores?: (stores: GatewayStores) => GatewayStores; venues?: (venues: Map<string, ExecutionVenue>) => Map<string, ExecutionVenue> };
 }
+
+/** How often each replica's reconciler finishes executions left open (src/execution/execution-reconciler.ts). */
+const RECONCILE_EVERY_MS = 5_000;
 
 export interface GatewayApp {
   services: AppServices;
@@ -73,6 +86,10 @@ export interface GatewayApp {
   start(options?: { ingest?: boolean }): Promise<{ demoKey?: string }>;
   /** A node:http server with graphql-ws attached; not yet listening. */
   createServer(): Server;
+  /** Readiness: started once `start()` finished, draining from shutdown on. */
+  lifecycle: LifecycleState;
+  /** Shutdown: completes every subscription (SSE `complete`), then closes graphql-ws sockets with 1001. */
+  endStreams(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -81,12 +98,15 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   const sources = createSimulatedSources(config.simulatedMarkets);
+  checkFaultSources(config.simulatedFaults, sources);
   for (const s of sources) s.setFault(config.simulatedFaults[s.id] ?? 'none');
   const directory = new MarketDirectory(sources.flatMap((s) => s.markets()));
-  const stores = openStores(config, logger, () => clock.now());
-  const { cache, candles, funding, identities, rateLimiter, events } = stores;
+  const opened = openStores(config, logger, () => clock.now());
+  const stores = options.faults?.stores?.(opened) ?? opened;
+  const { cache, candles, funding, identities, rateLimiter } = stores;
+  const events = closableEvents(stores.events);
   const reader = new MarketReader(directory, cache, clock);
-  const ingest = new IngestLoop({ sources, cache, candles, funding, reader, events, clock, logger });
+  const ingest = new IngestLoop({ sources, cache, candles, funding, reader, events, clock, logger, lease: stores.lease });
   const bootstrap = config.bootstrapPath ? readBootstrap(config.bootstrapPath) : undefined;
   const protocols = new ProtocolRegistry(DEFAULT_PROTOCOLS);
   const controls = new ExecutionControls();
@@ -101,7 +121,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       controls,
       reader,
       cache,
-      venues: createPaperVenues(directory),
+      venues: options.faults?.venues?.(createPaperVenues(directory)) ?? createPaperVenues(directory),
       identities,
       ...stores.execution,
       ledger: new Ledger(stores.execution.ledger),
@@ -128,6 +148,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     operator: new OperatorAccess(config.operatorToken),
     sharedControls: new SharedControls(controls, protocols, stores.controlsChannel, logger),
     sharedState: stores.sharedState,
+    cursors: new CursorCodec(config.cursorSecret),
   };
 
   // Shared by Yoga's plugins and the public fast path (createServer), so both decide alike.
@@ -167,11 +188,23 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       // jit's compiled subscribe drops field arguments: compile queries and mutations only.
       useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== 'subscription' }),
       sofaRoutes,
+      useSharedEventResults(),
+      useOperationMetrics(() => metrics),
     ],
   });
 
   const closers: (() => Promise<void>)[] = [];
+  let metrics: GatewayMetrics | undefined; // made with the server (createServer)
+  const lifecycle = new LifecycleState();
+  const endStreams = async () => {
+    events.endSubscriptions();
+    // Let the completions reach the sockets before they close.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await Promise.all(closers.splice(0).map((c) => c()));
+  };
   return {
+    lifecycle,
+    endStreams,
     services,
     stores,
     yoga,
@@ -181,6 +214,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       let demoKey: string | undefined;
       await stores.connect();
       await services.sharedControls.start();
+      execution.reconciler.start(RECONCILE_EVERY_MS);
       if (bootstrap) await applyBootstrap(identities, bootstrap, nowIso);
       else if (config.env !== 'production') demoKey = await ensureDemoKey(identities, nowIso);
       const lead = async () => {
@@ -191,20 +225,33 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       };
       if (startOptions.ingest === false) await lead();
       else await stores.lease.start({ onAcquired: async () => (await lead(), ingest.start()), onLost: () => ingest.stop() });
+      lifecycle.started = true;
       return demoKey ? { demoKey } : {};
     },
     createServer() {
       const sofa = sofaRoutes.currentSofa();
       const fastPath =
         config.publicFastPath && sofa ? new PublicFastPath({ services, routes: ROUTES, sofa, rateLimits, masking: yogaMasking(yoga), logger }) : undefined;
+      const readiness = { state: lifecycle, sharedState: stores.sharedState, ping: () => stores.ping(), healthBySource: () => reader.healthBySource() };
+      metrics = new GatewayMetrics({ ...readiness, openSockets: () => ws.openSockets(), now: () => clock.now(), events });
+      const edge = new ServerEdge({
+        routes: ROUTES,
+        graphqlEndpoint: GRAPHQL_ENDPOINT,
+        metrics,
+        readiness: { ...readiness, sourceIds: sources.map((s) => s.id), now: () => clock.now() },
+        metricsToken: config.metricsToken,
+        logger: config.accessLog ? logger : undefined,
+      });
       const server = createServer((req, res) => {
         const requestId = requestIdOf(req.headers['x-request-id']);
+        // The spec's other name for the public contract document.
+        if (req.url === '/openapi.public.json' || req.url?.startsWith('/openapi.public.json?')) req.url = `/api/v1/public${req.url}`;
         setSecurityHeaders(req, res, GRAPHQL_ENDPOINT);
+        if (edge.accept(req, res, requestId)) return; // request id, HEAD, metrics, access log, /healthz /readyz /metrics
         // Public GET routes skip the fetch-API and router layers; everything else goes through Yoga and Sofa.
         if (fastPath?.handle(req, res, requestId)) return;
         res.setHeader('x-request-id', requestId);
-        const edge = { maxBodyBytes: config.limits.maxBodyBytes };
-        admitRequest(req, res, requestId, edge, () => runInScope({ requestId }, () => yoga(req, res)));
+        admitRequest(req, res, requestId, { maxBodyBytes: config.limits.maxBodyBytes }, () => runInScope(edge.scopeOf(req, requestId), () => yoga(req, res)));
       });
       answerClientErrors(server, logger);
       const ws = attachGraphqlWs(server, yoga as never, { authenticator, rateLimits, limits: config.limits.ws });
@@ -212,7 +259,9 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       return server;
     },
     async stop() {
+      await endStreams();
       ingest.stop();
+      execution.reconciler.stop();
       services.sharedControls.stop();
       await stores.lease.stop();
       await Promise.all(closers.splice(0).map((c) => c()));

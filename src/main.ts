@@ -1,37 +1,31 @@
-import { buildApp } from './app.js';
+import { buildApp, type GatewayApp } from './app.js';
+import { DEMO_ACCOUNT } from './auth/key-issuer.js';
 import { loadConfig } from './config/gateway-config.js';
-import { DataDirLockedError } from './stores/sqlite/data-dir-lock.js';
+import { installGracefulShutdown } from './lifecycle/graceful-shutdown.js';
+import { listen } from './lifecycle/listen.js';
+import { failStart } from './lifecycle/start-failure.js';
 
-const config = loadConfig();
-const app = (() => {
-  try {
-    return buildApp(config);
-  } catch (err) {
-    // Another gateway owns the data directory: one line, exit 1, nothing touched.
-    if (!(err instanceof DataDirLockedError)) throw err;
-    process.stderr.write(`gateway: ${err.message}\n`);
-    process.exit(1);
-  }
-})();
-const { logger } = app.services;
-
-const { demoKey } = await app.start();
-if (demoKey) {
-  // Shown once: only its hash is stored. Delete the data directory or use the keys CLI for another.
-  process.stdout.write(
-    `\nDemo API key (all scopes, shown once):\n  ${demoKey}\n  try: curl -H 'Authorization: Bearer ${demoKey}' http://localhost:${config.port}/api/v1/capabilities\n\n`,
-  );
-}
-const server = app.createServer();
-server.listen(config.port, config.host, () => {
+let app: GatewayApp | undefined;
+try {
+  const config = loadConfig();
+  app = buildApp(config);
+  const { logger } = app.services;
+  // Listen first (a port in use fails before anything is touched); until start() is done every
+  // route but /healthz and /readyz answers 503 `starting`.
+  const server = app.createServer();
+  await listen(server, config.port, config.host);
   logger.info({ port: config.port, host: config.host, mode: config.mode }, `gateway listening on http://${config.host}:${config.port}`);
-});
-
-const shutdown = (signal: string) => {
-  logger.info({ signal }, 'shutting down');
-  server.close();
-  server.closeAllConnections();
-  void app.stop().then(() => process.exit(0));
-};
-process.on('SIGTERM', () => shutdown('SIGTERM'));
-process.on('SIGINT', () => shutdown('SIGINT'));
+  installGracefulShutdown({ server, app, drainMs: config.shutdownDrainMs, logger, exit: (code) => process.exit(code) });
+  const { demoKey } = await app.start();
+  if (demoKey) {
+    // Shown once: only its hash is stored. Delete the data directory or use the keys CLI for another.
+    process.stdout.write(
+      `\nDemo API key (all scopes, shown once):\n  ${demoKey}\n  try: curl -H 'Authorization: Bearer ${demoKey}' http://localhost:${config.port}/api/v1/capabilities\n` +
+        `Demo wallet: ${DEMO_ACCOUNT.wallet}, Hardhat/Anvil development account #0. ITS PRIVATE KEY IS PUBLIC: development only.\n` +
+        `  sign in with it: npm run wallet -- sign-in\n\n`,
+    );
+  }
+  logger.info({ mode: config.mode }, 'gateway ready');
+} catch (err) {
+  await failStart(err, app);
+}

@@ -64,7 +64,7 @@ describe('bounded GraphQL over HTTP (application/json too)', () => {
       expect(r.status).toBe(400);
       expect(r.body.errors[0].extensions).toMatchObject({ code: 'query_too_complex', details: { limit } });
       expect(JSON.stringify(r.body)).not.toMatch(/Syntax Error|stack|originalError/);
-      expect(r.ms).toBeLessThan(1_500);
+      expect(r.ms).toBeLessThan(5_000); // ~50 ms on an idle machine; the unbounded server blocked for 7-19 s
     }
   });
 

@@ -6,11 +6,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, perpOrder } from './support/execution.js';
 import { bearer, writeBootstrap, type BootstrapKeys } from './support/keys.js';
-import { Replica } from './support/replicas.js';
+import { GATEWAY_ENTRY, Replica } from './support/replicas.js';
 import { SIWE_DOMAIN, signedMessage, TEST_WALLET, walletSession } from './support/wallet.js';
 
 /**
- * The embedded default with real gateway processes (`node --import tsx src/main.ts`) on one
+ * The embedded default with real gateway processes (`node dist/src/main.js`) on one
  * GATEWAY_DATA_DIR: what the execution plane, identity and the operator controls keep survives
  * kill -9, and a second gateway on the same directory is refused while the first serves on.
  * Perpetuals only: the simulated venues run on the real clock here, and perps trade 24/7.
@@ -156,7 +156,7 @@ describe('embedded mode: durable across kill -9, one process per data directory'
 
   it('refuses a second gateway on the same data directory in one line, while the first serves on; the keys CLI still works', async () => {
     expect(gw?.alive).toBe(true);
-    const second = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const second = spawn(process.execPath, [GATEWAY_ENTRY], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), NODE_ENV: 'test', HOST: '127.0.0.1', PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -16,7 +16,9 @@ const handle = vi.spyOn(PublicFastPath.prototype, 'handle');
 let fast: TestGateway;
 let sofa: TestGateway;
 beforeAll(async () => {
-  [fast, sofa] = await Promise.all([startGateway({}, NOW), startGateway({ publicFastPath: false }, NOW)]);
+  // One cursor secret, so both sign the same history cursors.
+  const cursorSecret = 'fast-path-test-cursor-secret-0123456789';
+  [fast, sofa] = await Promise.all([startGateway({ cursorSecret }, NOW), startGateway({ publicFastPath: false, cursorSecret }, NOW)]);
 });
 afterAll(async () => {
   await Promise.all([fast?.close(), sofa?.close()]);
@@ -211,7 +213,13 @@ describe('public fast path: same answers as Sofa', () => {
 });
 
 describe('what the fast path leaves to Yoga and Sofa', () => {
-  it.each(['HEAD', 'POST', 'PUT', 'DELETE'])('%s on a public path: the same 405 through Yoga', async (method) => {
+  it('HEAD on a public path: the GET answer without a body, on both paths alike (RFC 9110)', async () => {
+    const answers = await both('/api/v1/public/markets/BTC', { method: 'HEAD' });
+    expect(answers[0].status).toBe(200);
+    expectSame(answers, { fastPath: true });
+  });
+
+  it.each(['POST', 'PUT', 'DELETE'])('%s on a public path: the same 405 through Yoga', async (method) => {
     const answers = await both('/api/v1/public/markets/BTC', { method, body: method === 'POST' || method === 'PUT' ? '{}' : undefined });
     expect(answers[0].status).toBe(405);
     expectSame(answers, { fastPath: false });

@@ -69,6 +69,12 @@ describe.skipIf(!canRun)('a replica when Redis goes away and comes back', () => 
     expect(history.status).toBe(503);
     expect(await history.json()).toMatchObject({ code: 'shared_state_unavailable', retryable: true, retryAfter: 2 });
 
+    // Not ready (the load balancer stops sending traffic), yet alive.
+    const ready = await replica.get('/readyz');
+    expect(ready.status).toBe(503);
+    expect((await ready.json()).details.reasons).toContainEqual(expect.stringMatching(/^shared_state_disconnected/));
+    expect((await replica.get('/healthz')).status).toBe(200);
+
     // A key cannot be checked: 503, never a 401 that would tell the client its key is bad.
     const auth = await replica.get('/api/v1/data/perps/price/BTC', { headers: bearer(keys.readOnly) });
     expect(auth.status).toBe(503);
@@ -87,6 +93,7 @@ describe.skipIf(!canRun)('a replica when Redis goes away and comes back', () => 
       20_000,
       200,
     );
+    expect((await replica.get('/readyz')).status).toBe(200);
     const after = await (await replica.get('/api/v1/public/markets/BTC')).json();
     expect(after.freshness).toMatchObject({ stale: false, sourceStatus: 'healthy' });
 

@@ -3,7 +3,7 @@
  * a private redis-server for Redis mode. Nothing here imports the gateway's code: its source
  * layout may change under the bench.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
@@ -23,10 +23,11 @@ const NO_LIMIT = '1000000000';
 /** Raise the soft fd limit to the hard one, then exec the command (same pid). */
 const RAISE_FD_LIMIT = 'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$@"';
 
-/** How the gateway is started: BENCH_GATEWAY_CMD, else the built entry point, else the sources through tsx. */
+/** How the gateway is started: BENCH_GATEWAY_CMD, else the built entry point (compiled first when stale), else the sources through tsx. */
 export function gatewayCommand(override: string | undefined): string[] {
   if (override) return override.split(/\s+/).filter(Boolean);
-  if (existsSync(join(ROOT, 'dist/main.js'))) return ['node', 'dist/main.js'];
+  execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  if (existsSync(join(ROOT, 'dist/src/main.js'))) return ['node', 'dist/src/main.js'];
   return ['node', '--import', 'tsx', 'src/main.ts'];
 }
 

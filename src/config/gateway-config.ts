@@ -9,7 +9,19 @@ const env = z.object({
   HOST: z.string().default('0.0.0.0'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  REDIS_URL: z.string().url().optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/[^\s]+$/, 'expected redis://host:port or rediss://host:port')
+    .refine((u) => URL.canParse(u), 'not a valid URL')
+    .optional(),
+  /** How long the start waits for Redis before it fails (Redis mode). */
+  REDIS_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(2_000),
+  /** On SIGTERM/SIGINT: how long in-flight requests may take to finish before their connections are closed. */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /** One access-log line per request (pino-http); `false` turns it off. */
+  GATEWAY_ACCESS_LOG: z.enum(['true', 'false']).default('true'),
+  /** Bearer token GET /metrics requires; unset leaves /metrics open (keep it off the public network). */
+  GATEWAY_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Prefix of every Redis key and channel, so several deployments can share one Redis. */
   REDIS_KEY_PREFIX: z.string().min(1).default('gw:'),
   /** Redis mode: how long the ingestion lease lives without renewal (a follower takes over about this long after the leader dies). */
@@ -33,6 +45,8 @@ const env = z.object({
   GATEWAY_OPERATOR_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
   /** JSON file of execution controls applied at start (feature flags, kill switch, breakers, certifications). */
   GATEWAY_CONTROLS: z.string().min(1).optional(),
+  // Signs page cursors; without it a secret is made at start (set it when running several replicas).
+  GATEWAY_CURSOR_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 });
 
 export interface GatewayConfig {
@@ -43,6 +57,10 @@ export interface GatewayConfig {
   mode: 'embedded' | 'redis';
   redisUrl: string | undefined;
   redisKeyPrefix: string;
+  redisConnectTimeoutMs: number;
+  shutdownDrainMs: number;
+  accessLog: boolean;
+  metricsToken: string | undefined;
   ingestLeaseTtlMs: number;
   simulatedFaults: Record<string, SourceFault>;
   /** Markets the simulated venues list (GATEWAY_SIM_MARKETS). */
@@ -59,6 +77,7 @@ export interface GatewayConfig {
   controlsPath: string | undefined;
   /** Request, GraphQL and socket bounds (src/config/limits-config.ts). */
   limits: GatewayLimits;
+  cursorSecret: string | undefined;
 }
 
 /** Reads the environment once at start-up; a bad value stops the start with a message naming it. */
@@ -83,6 +102,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConf
     mode: e.REDIS_URL ? 'redis' : 'embedded',
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    redisConnectTimeoutMs: e.REDIS_CONNECT_TIMEOUT_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    accessLog: e.GATEWAY_ACCESS_LOG === 'true',
+    metricsToken: e.GATEWAY_METRICS_TOKEN,
     ingestLeaseTtlMs: e.INGEST_LEASE_TTL_MS,
     simulatedFaults,
     simulatedMarkets: e.GATEWAY_SIM_MARKETS,
@@ -95,6 +118,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConf
     operatorToken: e.GATEWAY_OPERATOR_TOKEN,
     controlsPath: e.GATEWAY_CONTROLS,
     limits: readLimits(source),
+    cursorSecret: e.GATEWAY_CURSOR_SECRET,
   };
 }
 

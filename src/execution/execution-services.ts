@@ -1,4 +1,5 @@
 import type { WalletSessions } from '../auth/wallet-sessions.js';
+import { AccountRecords } from './account-records.js';
 import { AgentSessions } from './agent-sessions.js';
 import { Approvals } from './approvals.js';
 import type { AuditTrail } from './audit-trail.js';
@@ -7,6 +8,7 @@ import type { StandingContext } from './gate-context.js';
 import type { GateVerdict } from './gate-verdict.js';
 import { standingBlocks } from './gates.js';
 import { Executions } from './executions.js';
+import { ExecutionReconciler } from './execution-reconciler.js';
 import type { Ledger } from './ledger.js';
 import { Previews } from './previews.js';
 
@@ -15,11 +17,15 @@ export interface ExecutionServices {
   previews: Previews;
   approvals: Approvals;
   executions: Executions;
+  /** Finishes executions left open by an outage, a crash or an unconfirmed venue. */
+  reconciler: ExecutionReconciler;
   agentSessions: AgentSessions;
   audit: AuditTrail;
   wallets: WalletSessions;
   /** The paper ledger (the portfolio reads balances through it). */
   ledger: Ledger;
+  /** The account's executions and approvals, listed a page at a time. */
+  records: AccountRecords;
   gates: {
     /** What blocks every instruction of a protocol action now, in gate order (capabilities). */
     standingBlocks(input: Omit<StandingContext, 'deps'>): Promise<GateVerdict[]>;
@@ -29,14 +35,17 @@ export interface ExecutionServices {
 export function createExecutionServices(deps: ExecutionDeps, wallets: WalletSessions): ExecutionServices {
   const previews = new Previews(deps);
   const agentSessions = new AgentSessions(deps);
+  const reconciler = new ExecutionReconciler(deps);
   return {
     previews,
     approvals: new Approvals(deps, previews, wallets),
-    executions: new Executions(deps, previews, agentSessions),
+    executions: new Executions(deps, previews, agentSessions, reconciler),
+    reconciler,
     agentSessions,
     audit: deps.audit,
     wallets,
     ledger: deps.ledger,
+    records: new AccountRecords(deps),
     gates: { standingBlocks: (input) => standingBlocks({ deps, ...input }) },
   };
 }

@@ -1,9 +1,10 @@
 import type { IncomingMessage, Server } from 'node:http';
 import { GraphQLError, type DocumentNode, type ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { RequestAuth, type Authenticator } from '../auth/authenticator.js';
+import { sharedResultJson } from './use-shared-event-results.js';
 import type { GatewayLimits } from '../config/limits-config.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { checkRateLimit, clientAddress, verifiedBucket, type RateLimitOptions } from './use-rate-limits.js';
@@ -25,7 +26,11 @@ export interface GraphqlWsOptions {
  * operation re-checks it. Bounded: message size, sockets per address (429 on upgrade),
  * `connection_init` payload (4403), operations per socket and per key, and the rate limits.
  */
-export function attachGraphqlWs(server: Server, yoga: YogaServerInstance<object, object>, options: GraphqlWsOptions): { close(): Promise<void> } {
+export function attachGraphqlWs(
+  server: Server,
+  yoga: YogaServerInstance<object, object>,
+  options: GraphqlWsOptions,
+): { close(): Promise<void>; openSockets(): number } {
   const { authenticator, rateLimits, limits } = options;
   // The credential is kept per connection and checked again for every operation, so a revoked key
   // or an expired wallet session stops working on an open socket too.
@@ -36,25 +41,47 @@ export function attachGraphqlWs(server: Server, yoga: YogaServerInstance<object,
   const addressOf = (req: IncomingMessage) =>
     clientAddress({ forwardedFor: req.headers['x-forwarded-for'] as string | undefined, remoteAddress: req.socket.remoteAddress }, rateLimits.trustProxy);
 
+  // Upgrades are taken from the server by hand (noServer): attached with `server`, ws would re-emit
+  // the server's own errors (a port in use) as WebSocket server errors.
   const wss = new WebSocketServer({
-    server,
-    path: yoga.graphqlEndpoint,
+    noServer: true,
     maxPayload: limits.maxMessageBytes,
     verifyClient: ({ req }, accept) => {
       if (socketsPerAddress.get(addressOf(req)) >= limits.maxSocketsPerAddress) return accept(false, 429, 'Too many open sockets from this address.');
       accept(true);
     },
   });
+  server.on('upgrade', (req, socket, head) => {
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== yoga.graphqlEndpoint) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  });
+  // Registered before graphql-ws's own listener, so every socket splices shared results (below).
+  const pending = new WeakMap<object, Map<string, string>>();
   wss.on('connection', (socket, req) => {
     const address = addressOf(req);
     socketsPerAddress.add(address, 1);
     socket.once('close', () => socketsPerAddress.add(address, -1));
+    spliceSharedResults(socket, pending);
   });
 
   const refuse = (errors: GatewayError): GraphQLError[] => [errors];
   const disposable = useServer(
     {
       execute: (args) => (args.rootValue as Enveloped).execute(args),
+      // A result shared by every subscriber of a public event is serialised once (not once per
+      // subscriber): graphql-ws is handed a short token as the payload, and the socket's send puts
+      // the shared JSON in its place.
+      onNext: (ctx, id, _payload, _args, result) => {
+        const json = sharedResultJson(result);
+        if (json === undefined) return;
+        let tokens = pending.get(ctx.extra.socket);
+        if (!tokens) pending.set(ctx.extra.socket, (tokens = new Map()));
+        tokens.set(id, json);
+        return { [SHARED_TOKEN]: true } as never;
+      },
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
       onConnect: async (ctx) => {
         if (Buffer.byteLength(JSON.stringify(ctx.connectionParams ?? {}), 'utf8') > limits.maxInitPayloadBytes) return false;
@@ -115,11 +142,33 @@ export function attachGraphqlWs(server: Server, yoga: YogaServerInstance<object,
     wss,
   );
   return {
+    openSockets: () => wss.clients.size,
+    /** Closes every socket with 1001 (going away), then the server. */
     close: async () => {
       await disposable.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/** What a token payload serialises to: graphql-ws writes `{"id":…,"type":"next","payload":{"@shared":true}}`. */
+const SHARED_TOKEN = '@shared';
+const TOKEN_TAIL = `,"type":"next","payload":{"${SHARED_TOKEN}":true}}`;
+
+/** Replaces a token payload with the shared JSON noted for that subscription id on this socket. */
+function spliceSharedResults(socket: WebSocket, pending: WeakMap<object, Map<string, string>>): void {
+  const send = socket.send.bind(socket);
+  socket.send = ((data: unknown, ...rest: unknown[]) => {
+    if (typeof data === 'string' && data.startsWith('{"id":') && data.endsWith(TOKEN_TAIL)) {
+      const id = JSON.parse(data.slice(6, -TOKEN_TAIL.length)) as string; // data starts with {"id":
+      const json = pending.get(socket)?.get(id);
+      if (json !== undefined) {
+        pending.get(socket)!.delete(id);
+        data = `{"id":${JSON.stringify(id)},"type":"next","payload":${json}}`;
+      }
+    }
+    return (send as (...args: unknown[]) => void)(data, ...rest);
+  }) as typeof socket.send;
 }
 
 function tooMany(message: string, per: string, limit: number): GatewayError {

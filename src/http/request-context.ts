@@ -9,5 +9,7 @@ import type { RequestScope } from './request-scope.js';
  * Authorization header, resolved lazily only if a field asks for it.
  */
 export function requestContext(services: AppServices, http: RequestScope | undefined, auth: RequestAuth | string | null | undefined): GatewayContext {
-  return { services, http, auth: auth instanceof RequestAuth ? auth : (http?.auth ?? new RequestAuth(services.authenticator, auth)) };
+  const requestAuth = auth instanceof RequestAuth ? auth : (http?.auth ?? new RequestAuth(services.authenticator, auth));
+  if (http) http.auth = requestAuth;
+  return { services, http, auth: requestAuth };
 }

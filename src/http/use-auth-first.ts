@@ -4,9 +4,9 @@ import type { Logger } from 'pino';
 import { RequestAuth, type Authenticator } from '../auth/authenticator.js';
 import type { OperatorAccess } from '../controls/operator-access.js';
 import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
-import { isPolicyStoreOutage, policyUnavailable } from '../execution/executions.js';
 import { errorOutcomeResponse } from './error-outcome.js';
 import type { GatewayContext } from './gateway-context.js';
+import { credentialOutage } from './credential-outage.js';
 import { currentScope } from './request-scope.js';
 import { rootFieldsAuthError, routeAuthError } from './route-access.js';
 import { restErrorOutcome } from './sofa-error-handler.js';
@@ -29,12 +29,12 @@ export function useAuthFirst(options: AuthFirstOptions): Plugin<GatewayContext> 
       const scope = currentScope();
       if (!scope?.route) return;
       scope.auth ??= new RequestAuth(options.authenticator, request.headers.get('authorization'));
-      // An outage of the identity store while checking is answered in the error shape too (503, fail closed).
-      // On an execution step that is the spec's POLICY_UNAVAILABLE: nothing runs.
-      const route = scope.route;
-      const refusal = await routeAuthError(route, scope.auth, options.operator).catch((err: unknown) =>
-        route.workflow && isPolicyStoreOutage(err) ? policyUnavailable() : err,
-      );
+      let refusal;
+      try {
+        refusal = await routeAuthError(scope.route, scope.auth, options.operator);
+      } catch (err) {
+        return endResponse(errorOutcomeResponse(credentialOutage(err, scope, options.logger)));
+      }
       if (refusal) endResponse(errorOutcomeResponse(restErrorOutcome([refusal], scope, options.logger)));
     },
     async onExecute({ args, setResultAndStopExecution }) {
@@ -48,7 +48,11 @@ export function useAuthFirst(options: AuthFirstOptions): Plugin<GatewayContext> 
   };
 }
 
-/** The root-field check of one GraphQL operation; an outage while checking refuses it (a GatewayError as is, anything else masked and logged). */
+/**
+ * The root-field check of one GraphQL operation. An outage while checking refuses the operation
+ * as a result (a GatewayError as is, anything else masked and logged), so a graphql-ws socket
+ * answers that operation instead of closing.
+ */
 async function graphqlRefusal(args: ExecutionArgs, options: AuthFirstOptions): Promise<GraphQLError | undefined> {
   const ctx = args.contextValue as GatewayContext;
   try {

@@ -6,6 +6,7 @@ import { RequestAuth, type AuthResult, type Authenticator } from '../auth/authen
 import { errorResponse } from '../errors/error-response.js';
 import type { RateDecision, RateLimiter, RatePolicy } from '../rate-limit/rate-limiter.js';
 import { errorOutcome, errorOutcomeResponse, type ErrorOutcome } from './error-outcome.js';
+import { credentialOutage } from './credential-outage.js';
 import { currentScope } from './request-scope.js';
 
 export interface RateLimitOptions {
@@ -80,9 +81,11 @@ export function useRateLimits(options: RateLimitOptions): Plugin {
       if (!isPublic && 'token' in parseBearer(header)) {
         // Verified once here and kept for the auth-first check and the resolvers.
         const auth = scope ? (scope.auth ??= new RequestAuth(options.authenticator, header)) : new RequestAuth(options.authenticator, header);
-        // A credential that cannot be checked now (identity store down) is counted as its address;
-        // the auth-first check answers the outage itself.
-        verified = await auth.resolve().catch(() => undefined);
+        try {
+          verified = await auth.resolve();
+        } catch (err) {
+          return endResponse(errorOutcomeResponse(credentialOutage(err, scope, options.logger)));
+        }
       }
       const check = await checkRateLimit(options, {
         isPublic,

@@ -27,6 +27,8 @@ export interface GatewayStores {
   controlsChannel: ControlsChannel | undefined;
   /** Connects to shared state before anything reads it; a no-op in embedded mode. */
   connect(): Promise<void>;
+  /** Rejects when the durable store cannot answer (SQLite file, Redis), for readiness. */
+  ping(): Promise<void>;
   /** Releases connections; a no-op in embedded mode. */
   close(): Promise<void>;
 }

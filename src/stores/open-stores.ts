@@ -35,6 +35,7 @@ export function openStores(config: GatewayConfig, logger: Logger, now: () => num
     controlsChannel: durable?.controls,
     sharedState: { status: () => ({ mode: 'embedded', connected: true, lastError: null, lastErrorAt: null, ingestionLeader: lease.held }) },
     connect: async () => undefined,
+    ping: async () => void durable?.db.prepare('SELECT 1').get(),
     close: async () => durable?.close(),
   };
 }

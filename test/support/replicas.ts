@@ -6,8 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from './redis.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The compiled entry point (built by the global setup, test/support/build.ts). */
+export const GATEWAY_ENTRY = 'dist/src/main.js';
 
-/** One gateway process (`node --import tsx src/main.ts`), as a replica runs in production. */
+/** One gateway process (`node dist/src/main.js`, the compiled build), as a replica runs in production. */
 export class Replica {
   /** Everything it printed, one entry per line (pino JSON for logs). */
   readonly lines: string[] = [];
@@ -41,7 +43,7 @@ export class Replica {
   /** Starts a replica and waits until it answers `/api/v1/public/status`. */
   static async start(name: string, env: Record<string, string>, timeoutMs = 40_000): Promise<Replica> {
     const port = await freePort();
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const proc = spawn(process.execPath, [GATEWAY_ENTRY], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',

@@ -18,10 +18,13 @@ import { RedisSnapshotCache } from './redis-snapshot-cache.js';
  * The stores of the Redis mode, all on one connection (one command client, one subscriber).
  * Nothing talks to Redis until `connect()`.
  */
-export function openRedisStores(config: Pick<GatewayConfig, 'redisKeyPrefix' | 'ingestLeaseTtlMs'> & { redisUrl: string }, logger: Logger): GatewayStores {
+export function openRedisStores(
+  config: Pick<GatewayConfig, 'redisKeyPrefix' | 'ingestLeaseTtlMs'> & Partial<Pick<GatewayConfig, 'redisConnectTimeoutMs'>> & { redisUrl: string },
+  logger: Logger,
+): GatewayStores {
   const redis = new RedisConnection({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger });
-  const cache = new RedisSnapshotCache(redis);
   const lease = new RedisIngestionLease(redis, { ttlMs: config.ingestLeaseTtlMs, logger });
+  const cache = new RedisSnapshotCache(redis, { fencingToken: () => lease.fencingToken });
   return {
     cache,
     candles: new RedisCandleStore(redis),
@@ -32,12 +35,13 @@ export function openRedisStores(config: Pick<GatewayConfig, 'redisKeyPrefix' | '
     execution: redisExecutionStores(redis),
     controlsChannel: new RedisControlsChannel(redis),
     lease,
-    sharedState: { status: () => ({ mode: 'redis', ...redis.state(), ingestionLeader: lease.held }) },
+    sharedState: { status: () => ({ mode: 'redis', ...redis.state(), ingestionLeader: lease.held, replica: redis.replicaId, leadingReplica: lease.leader }) },
     async connect() {
-      await redis.open();
+      await redis.open(config.redisConnectTimeoutMs);
       await cache.listen();
       logger.info({ prefix: config.redisKeyPrefix, replica: redis.replicaId }, 'shared state in Redis');
     },
+    ping: () => redis.guard(async () => void (await redis.client.ping())),
     close: () => redis.close(),
   };
 }

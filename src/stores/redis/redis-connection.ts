@@ -64,6 +64,8 @@ export class RedisConnection {
   private lastError: string | null = null;
   private lastErrorAt: number | null = null;
   private closing = false;
+  /** Outages are logged only once the first connection succeeded: a failing start reports itself. */
+  private everReady = false;
   private readonly stateListeners = new Set<(connected: boolean) => void>();
 
   constructor(options: RedisConnectionOptions) {
@@ -111,7 +113,7 @@ export class RedisConnection {
     for (const c of [this.client, this.subscriber]) if (!c.isOpen) c.connect().catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis unreachable after ${timeoutMs} ms (${this.lastError ?? 'no answer'})`)), timeoutMs);
+      timer = setTimeout(() => reject(new Error(`REDIS_URL: Redis unreachable after ${timeoutMs} ms (${this.lastError ?? 'no answer'})`)), timeoutMs);
     });
     try {
       await Promise.race([ready, timeout]);
@@ -168,13 +170,15 @@ export class RedisConnection {
   private markDown(role: string): void {
     if (this.closing || this.outageSince !== null) return;
     this.outageSince = Date.now();
-    this.logger.warn({ role, err: this.lastError }, 'Redis unreachable: serving local state and retrying until it returns');
+    if (this.everReady) this.logger.warn({ role, err: this.lastError }, 'Redis unreachable: serving local state and retrying until it returns');
     for (const l of this.stateListeners) l(false);
   }
 
   private markReady(): void {
+    const wasReady = this.everReady;
+    if (this.connected) this.everReady = true;
     if (this.closing || !this.connected || this.outageSince === null) return;
-    this.logger.info({ downMs: Date.now() - this.outageSince }, 'Redis connection restored');
+    if (wasReady) this.logger.info({ downMs: Date.now() - this.outageSince }, 'Redis connection restored');
     this.outageSince = null;
     for (const l of this.stateListeners) l(true);
   }

@@ -34,8 +34,13 @@ export class DataDirLock {
 
   static acquire(dataDir: string): DataDirLock {
     const dir = resolve(dataDir);
-    mkdirSync(dir, { recursive: true });
-    const db = new Database(join(dir, LOCK_FILE), { timeout: 0 });
+    let db: Database.Database;
+    try {
+      mkdirSync(dir, { recursive: true });
+      db = new Database(join(dir, LOCK_FILE), { timeout: 0 });
+    } catch (err) {
+      throw new Error(`GATEWAY_DATA_DIR ${dir}: cannot use it as the data directory (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+    }
     try {
       db.pragma('journal_mode = MEMORY');
       db.pragma('locking_mode = EXCLUSIVE');

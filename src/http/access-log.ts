@@ -1,0 +1,50 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import type { RequestScope } from './request-scope.js';
+
+/** What the edge notes on a request before anything else sees it. */
+export interface EdgeTags {
+  /** The method as received (a HEAD is served as its GET). */
+  receivedMethod: string;
+  /** The route template, `/graphql`, an operations route, or `unmatched`. */
+  route: string;
+  /** The scope the request runs in (Yoga's path), for the key id it authenticated with. */
+  scope: RequestScope;
+}
+
+export type TaggedRequest = IncomingMessage & { gatewayEdge?: EdgeTags };
+
+/**
+ * One line per finished request (pino-http): request id, method, URL, route template, status and
+ * duration. Headers are never logged, so no API key, session token or signature can appear.
+ */
+export function accessLog(logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+  return pinoHttp({
+    logger,
+    customAttributeKeys: { reqId: 'requestId' },
+    quietReqLogger: true,
+    wrapSerializers: false,
+    serializers: {
+      req: (req: TaggedRequest) => ({
+        method: req.gatewayEdge?.receivedMethod ?? req.method,
+        url: req.url,
+        route: req.gatewayEdge?.route ?? 'unmatched',
+        remoteAddress: req.socket?.remoteAddress,
+      }),
+      res: (res: ServerResponse) => ({ statusCode: res.statusCode, ...principalOf((res.req as TaggedRequest | undefined)?.gatewayEdge?.scope) }),
+    },
+    redact: ['req.headers', 'res.headers'],
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    customSuccessMessage: () => 'request completed',
+    customErrorMessage: () => 'request failed',
+  });
+}
+
+/** Who the request authenticated as, by id only: `keyId` for an API key, `walletSession` (a digest prefix) for a wallet. */
+function principalOf(scope: RequestScope | undefined): Record<string, string> {
+  const auth = scope?.auth?.current;
+  if (auth?.kind === 'key') return { keyId: auth.key.id };
+  if (auth?.kind === 'wallet') return { walletSession: auth.sessionId };
+  return {};
+}

@@ -1,0 +1,138 @@
+import { getOperationAST, type DocumentNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { SharedState } from '../domain/shared-state.js';
+import type { SourceHealth } from '../domain/source-health.js';
+import type { GatewayEvents } from '../events/gateway-events.js';
+
+export interface MetricsSources {
+  /** Open graphql-ws sockets. */
+  openSockets(): number;
+  sharedState: SharedState;
+  healthBySource(): Promise<Map<string, SourceHealth>>;
+  now(): number;
+  events: GatewayEvents;
+}
+
+/**
+ * What GET /metrics exposes (Prometheus text format), on a registry of this server's own so
+ * several gateways in one process (tests) never share counters.
+ */
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Histogram<'method' | 'route' | 'status'>;
+  private readonly sse: Gauge;
+  private readonly operations: Counter<'type' | 'via'>;
+  /** Label children by `method route status`: observing one skips prom-client's label hashing. */
+  private readonly series = new Map<string, ReturnType<Histogram['labels']>>();
+
+  constructor(sources: MetricsSources) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.requests = new Histogram({
+      name: 'gateway_http_request_duration_seconds',
+      help: 'HTTP requests by method, route template (or /graphql, an operations route, "unmatched") and status; for SSE the stream lifetime',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    this.sse = new Gauge({ name: 'gateway_sse_streams_open', help: 'Open GraphQL SSE streams', registers });
+    this.operations = new Counter({
+      name: 'gateway_graphql_operations_total',
+      help: 'GraphQL operations executed, by type and way in (rest: a contract route through Sofa; graphql: /graphql over HTTP, SSE or graphql-ws)',
+      labelNames: ['type', 'via'],
+      registers,
+    });
+    new Gauge({
+      name: 'gateway_graphql_ws_sockets_open',
+      help: 'Open graphql-ws sockets',
+      registers,
+      collect() {
+        this.set(sources.openSockets());
+      },
+    });
+    new Gauge({
+      name: 'gateway_shared_state_connected',
+      help: '1 while shared state is reachable (always 1 in embedded mode), else 0',
+      registers,
+      collect() {
+        this.set(sources.sharedState.status().connected ? 1 : 0);
+      },
+    });
+    const lag = new Gauge({
+      name: 'gateway_ingest_lag_seconds',
+      help: 'Per source: seconds since its last successful poll (ingestion lag)',
+      labelNames: ['source'],
+      registers,
+      async collect() {
+        const health = await sources.healthBySource().catch(() => new Map<string, SourceHealth>());
+        for (const h of health.values()) if (h.lastSuccessAt !== null) lag.set({ source: h.sourceId }, (sources.now() - h.lastSuccessAt) / 1000);
+      },
+    });
+    const status = new Gauge({
+      name: 'gateway_source_status',
+      help: 'Per source: 1 for its current status (healthy, degraded, down, unknown)',
+      labelNames: ['source', 'status'],
+      registers,
+      async collect() {
+        const health = await sources.healthBySource().catch(() => new Map<string, SourceHealth>());
+        status.reset();
+        for (const h of health.values()) status.set({ source: h.sourceId, status: h.status }, 1);
+      },
+    });
+    const executions = new Counter({
+      name: 'gateway_execution_updates_total',
+      help: 'Execution state changes seen by this process, by state (in Redis mode: every replica sees the fleet)',
+      labelNames: ['state'],
+      registers,
+    });
+    void (async () => {
+      const updates = sources.events.subscribe('execution:updated') as AsyncIterable<{ state: string }>;
+      for await (const execution of updates) executions.inc({ state: execution.state });
+    })();
+  }
+
+  observe(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${route} ${status}`;
+    let series = this.series.get(key);
+    if (series === undefined) this.series.set(key, (series = this.requests.labels(method, route, String(status))));
+    series.observe(seconds);
+  }
+
+  operation(type: string, via: string): void {
+    this.operations.inc({ type, via });
+  }
+
+  sseOpened(): void {
+    this.sse.inc();
+  }
+
+  sseClosed(): void {
+    this.sse.dec();
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
+
+/**
+ * Counts executed GraphQL operations by type and by way in: `rest` when a contract route (Sofa)
+ * ran it, `graphql` for /graphql over HTTP, SSE or graphql-ws. The public fast path runs its
+ * compiled documents outside envelop and is counted in the request histogram only.
+ */
+export function useOperationMetrics(metrics: () => GatewayMetrics | undefined): Plugin {
+  const count = (args: { document: DocumentNode; operationName?: string | null; contextValue: unknown }) => {
+    const type = getOperationAST(args.document, args.operationName)?.operation ?? 'unknown';
+    const via = (args.contextValue as { http?: { route?: unknown } } | undefined)?.http?.route ? 'rest' : 'graphql';
+    metrics()?.operation(type, via);
+  };
+  return {
+    onExecute: ({ args }) => count(args),
+    onSubscribe: ({ args }) => count(args),
+  };
+}
