@@ -137,12 +137,14 @@ describe('/metrics with GATEWAY_METRICS_TOKEN', () => {
       });
       await gw.get('/api/v1/public/markets/BTC/history?limit=2'); // the fast path: not an envelop operation
       await gw.get('/api/v1/public/protocols/paper-perps/x'); // 404 before any execution
-      await gw.get('/api/v1/data/portfolio'); // 401 from the resolver, through Sofa
+      await gw.get('/api/v1/data/portfolio'); // 401 at the edge (auth first): not executed
+      await gw.get('/api/v1/auth/siwe/nonce', { method: 'POST' }); // a mutation through Sofa
       const allowed = await gw.get('/metrics', { headers: { authorization: 'Bearer metrics-token-0123456789' } });
       expect(allowed.status).toBe(200);
       const text = await allowed.text();
       expect(text).toContain('gateway_graphql_operations_total{type="query",via="graphql"} 1');
-      expect(text).toContain('gateway_graphql_operations_total{type="query",via="rest"} 1');
+      expect(text).toContain('gateway_graphql_operations_total{type="mutation",via="rest"} 1');
+      expect(text).not.toContain('gateway_graphql_operations_total{type="query",via="rest"}');
     } finally {
       await gw.close();
     }

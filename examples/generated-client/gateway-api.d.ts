@@ -815,6 +815,8 @@ export interface components {
         AuditEntry: {
             /** Format: int32 */
             seq: number;
+            /** @description The account whose chain this is (one of the hashed fields). */
+            accountId: string;
             /** Format: date-time */
             at: string;
             type: string;
@@ -823,6 +825,7 @@ export interface components {
                 [key: string]: unknown;
             };
             prevHash: string;
+            /** @description SHA-256 (hex) of the RFC 8785 canonical JSON of {seq, accountId, at, type, referenceId, details, prevHash}; prevHash is the previous entry hash (64 zeros for the first). */
             hash: string;
         };
         AuditLog: {
@@ -1442,6 +1445,10 @@ export interface components {
             feeToken: string;
             amountOut: string | null;
             minAmountOut: string | null;
+            /** @description What the venue's fill would take now (same simulation as the submission); a limit that does not cross fills 0. */
+            expectedFilledAmount: string;
+            /** @description filled, partially_filled or rejected (an immediate-or-cancel limit that would be cancelled). */
+            expectedFillState: string;
             /** @description Signed ledger changes on a full fill. */
             balanceChanges: components["schemas"]["TokenAmount"][];
         };
@@ -1469,6 +1476,10 @@ export interface components {
             lastErrorAt: string | null;
             /** @description True while this replica runs ingestion (holds the lease). */
             ingestionLeader: boolean;
+            /** @description This replica (Redis mode). */
+            replica: string | null;
+            /** @description The replica that runs ingestion, as this one last saw the lease. */
+            leadingReplica: string | null;
         };
         /** @description What to put in the EIP-4361 message that decides an approval (with a fresh nonce). */
         SigningRequest: {
@@ -2003,7 +2014,7 @@ export interface operations {
                      *             "closed": true
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiaGlzdG9yeSIsInAiOnsibSI6IkJUQy1QRVJQIiwiciI6IjFoIiwidG8iOjE3OTUwMTAzOTk5OTl9fQ.pyFW7uKbIMoFlpIYACDfL8uUFHpdsB7iQb5ogbZwCpI"
+                     *         "nextCursor": "eyJsIjoiaGlzdG9yeSIsInAiOnsibSI6IkJUQy1QRVJQIiwiciI6IjFoIiwidG8iOjE3OTUwMTAzOTk5OTl9fQ.nAWMFN5CA-IJYSoym8We6i-ARjxr92hCSSOyttBpSVc"
                      *       }
                      *     }
                      */
@@ -2027,7 +2038,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "bd19f489-9a79-4b79-be61-422441f2a9f1",
+                     *       "requestId": "1c4683ec-7614-4449-91d6-0794d14e6b4d",
                      *       "retryable": false
                      *     }
                      */
@@ -2240,7 +2251,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_orderbook_not_available",
                      *       "message": "No public order book for 'USDC'.",
-                     *       "requestId": "d58b2d9d-ec54-478a-94e0-8efab8173840",
+                     *       "requestId": "0df01446-9782-449a-b7b2-21e15a4b57a8",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets; only markets with hasOrderBook=true have one."
                      *     }
@@ -2417,7 +2428,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_protocol_not_found",
                      *       "message": "No public protocol 'nope'.",
-                     *       "requestId": "9a9ea9e2-80ce-4023-9f8f-6894db1f2eda",
+                     *       "requestId": "8c4d7729-9f68-44bb-814b-176e951d880a",
                      *       "retryable": false,
                      *       "nextAction": "List public protocols with GET /api/v1/public/data/protocols.json."
                      *     }
@@ -2543,7 +2554,9 @@ export interface operations {
                      *           "connected": true,
                      *           "lastError": null,
                      *           "lastErrorAt": null,
-                     *           "ingestionLeader": false
+                     *           "ingestionLeader": false,
+                     *           "replica": null,
+                     *           "leadingReplica": null
                      *         }
                      *       }
                      *     }
@@ -3246,7 +3259,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "market_not_found",
                      *       "message": "No perpetual market for 'NOPE'.",
-                     *       "requestId": "a8382650-76db-401c-8680-54da4869902a",
+                     *       "requestId": "be2dcc71-2d30-4930-ac9e-3ca8b720779b",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets."
                      *     }
@@ -3478,7 +3491,7 @@ export interface operations {
                      *             "annualizedPct": "10.7398"
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiZnVuZGluZyIsInAiOnsibSI6IkJUQy1QRVJQIiwiYmVmb3JlIjoxNzk1MDEwNDAwMDAwfX0.nfULbdzRRju3iyVlDrpt53bvog3kivLUg5LAjxcXbsE"
+                     *         "nextCursor": "eyJsIjoiZnVuZGluZyIsInAiOnsibSI6IkJUQy1QRVJQIiwiYmVmb3JlIjoxNzk1MDEwNDAwMDAwfX0.xwD6laVMFlYR45wT-B_SxCm1RkUQBRXDOw6MFSAL4Mk"
                      *       }
                      *     }
                      */
@@ -3502,7 +3515,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "d42ccacd-36ee-4770-b0a1-e13508d0bb58",
+                     *       "requestId": "5673b90e-cd43-487e-b3af-f69340a8419d",
                      *       "retryable": false
                      *     }
                      */
@@ -3935,7 +3948,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "missing"
                      *       },
-                     *       "requestId": "10b7cc48-3c45-49ff-841c-7d7636dfa995",
+                     *       "requestId": "d40d631f-bcd8-417a-80af-9b68c1488fa3",
                      *       "retryable": false,
                      *       "nextAction": "Create a key with `npm run keys -- create` and send it as a Bearer token."
                      *     }
@@ -4866,7 +4879,7 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "ags_c022b489-0486-4a5f-97f7-1876d489315c",
+                     *         "id": "ags_e4cd3491-dddf-4c97-9f5b-d393e17cb48a",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -4886,7 +4899,7 @@ export interface operations {
                      *         "active": true
                      *       },
                      *       {
-                     *         "id": "ags_8f2e2cb8-e358-479e-a641-3dbc05ce0ff5",
+                     *         "id": "ags_f4442203-4df6-49f4-8121-721c632853ce",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -5018,7 +5031,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_c022b489-0486-4a5f-97f7-1876d489315c",
+                     *       "id": "ags_e4cd3491-dddf-4c97-9f5b-d393e17cb48a",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5073,7 +5086,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "wallet_session"
                      *       },
-                     *       "requestId": "ddcdb880-601c-447e-99d9-62d3abc113fc",
+                     *       "requestId": "ef665669-2693-4c90-bfae-894ba71e30fc",
                      *       "retryable": false,
                      *       "nextAction": "POST /api/v1/auth/siwe/nonce, sign the EIP-4361 message, then POST /api/v1/auth/siwe/verify."
                      *     }
@@ -5158,7 +5171,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_8f2e2cb8-e358-479e-a641-3dbc05ce0ff5",
+                     *       "id": "ags_f4442203-4df6-49f4-8121-721c632853ce",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5225,7 +5238,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "agent_session_not_found",
                      *       "message": "No agent session ags_nope for this account.",
-                     *       "requestId": "eeec0abe-2733-4c3e-b76a-3fc1ca175f95",
+                     *       "requestId": "6d5c8fc7-ea2b-42de-8ffd-45eb40f3ddc9",
                      *       "retryable": false
                      *     }
                      */
@@ -5291,7 +5304,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "nonce": "ee2ba63ece19c1941b1fd56ae9a749f6d3ff5557914112536a703cdd2a97c4bd7a4c117d12ffe8eb5efbf9604c4f6d78",
+                     *       "nonce": "e00ea43fd2e885f4b53297e0e6cec9021d2517c84767d8eb",
                      *       "domain": "gateway.test",
                      *       "expiresAt": "2026-11-18T16:05:00.000Z"
                      *     }
@@ -5374,8 +5387,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: e2ba63ece19c1941b1fd56ae9a749f6d3ff5557914112536a703cdd2a97c4bd7a4c117d12ffe8eb5efbf9604c4f6d786\nIssued At: 2026-11-18T16:00:00.000Z",
-                 *       "signature": "0x73ae8a5a061d7ba95d4baa70ef2227ed0b3171acdb1285f6be18e6727416be2c5accb09c1b750e2b5da00b193796ec20ffaeb4e95ea8db237a3df79c258e55841c"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 6245fa82700ea12781bc50cb1c0ecd19a2efc26df0a65ce7\nIssued At: 2026-11-18T16:00:00.000Z",
+                 *       "signature": "0x515abf0142e83dada9c89578ad3a45a1cb106f404938a7ec1d0919759185ea922722ac323c210c8600d2da6ec1e48ac19de81459ab592286e7a9596dccc08d6f1c"
                  *     }
                  */
                 "application/json": components["schemas"]["SiweVerifyRequest"];
@@ -5395,7 +5408,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sessionToken": "tgws_WS4Sm2cQzEXiE95Q1yOFZoYdSvHQD14HoaKPvIzOCyU",
+                     *       "sessionToken": "tgws_t3AliqGium7XLHPfXhvlJAZscSK2ENPRIeLG_Zx_U0M",
                      *       "accountId": "acct-1",
                      *       "wallet": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
                      *       "expiresAt": "2026-11-18T16:15:00.000Z"
@@ -5434,7 +5447,7 @@ export interface operations {
                      *       "code": "wallet_signature_invalid",
                      *       "message": "The nonce is unknown, expired or already used.",
                      *       "details": {},
-                     *       "requestId": "8af99f05-68c2-4e56-ba5c-373a5ec59a81",
+                     *       "requestId": "7420939b-2335-40d7-9921-5e65a86919be",
                      *       "retryable": false,
                      *       "nextAction": "Get a new nonce from POST /api/v1/auth/siwe/nonce and sign a new message."
                      *     }
@@ -5608,7 +5621,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "previewId": "prv_803af1b7-361c-4705-9b6a-6419101f7734",
+                     *       "previewId": "prv_a45a7b22-c89e-4f95-892e-1b3d38431b12",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -5634,6 +5647,8 @@ export interface operations {
                      *         "feeToken": "USDC",
                      *         "amountOut": null,
                      *         "minAmountOut": null,
+                     *         "expectedFilledAmount": "0.01",
+                     *         "expectedFillState": "filled",
                      *         "balanceChanges": [
                      *           {
                      *             "token": "USDC",
@@ -5716,7 +5731,7 @@ export interface operations {
                      *         "gate": "idempotency",
                      *         "check": "preview_reference"
                      *       },
-                     *       "requestId": "a91db4bd-c945-4328-ad13-45fc60ba0095",
+                     *       "requestId": "cf42edd7-d218-4c41-b751-f46ae980e90f",
                      *       "retryable": false,
                      *       "nextAction": "Use a new referenceId, or read the execution by referenceId before any retry."
                      *     }
@@ -5810,7 +5825,7 @@ export interface operations {
                      *       "data": {
                      *         "approvals": [
                      *           {
-                     *             "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *             "approvalId": "apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
                      *             "state": "consumed",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *             "instruction": {
@@ -5831,19 +5846,19 @@ export interface operations {
                      *             "expiresAt": "2026-11-18T16:05:00.000Z",
                      *             "decidedAt": "2026-11-18T16:00:00.000Z",
                      *             "consumedAt": "2026-11-18T16:00:00.000Z",
-                     *             "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
+                     *             "executionId": "exe_533d5dd2-923f-475b-99c6-0bc9248e4238",
                      *             "approveRequest": {
-                     *               "statement": "Approve execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Approve execution apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *                 "urn:gateway:approval:apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
                      *             },
                      *             "rejectRequest": {
-                     *               "statement": "Reject execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Reject execution apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *                 "urn:gateway:approval:apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
@@ -5874,7 +5889,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "state"
                      *       },
-                     *       "requestId": "f4477080-be9f-43d8-bea7-e2d59e7baf68",
+                     *       "requestId": "88414823-50ca-4ab8-bd54-3383a4e65bfd",
                      *       "retryable": false
                      *     }
                      */
@@ -5974,7 +5989,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *       "approvalId": "apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -5997,17 +6012,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *           "urn:gateway:approval:apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *           "urn:gateway:approval:apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6121,7 +6136,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *       "approvalId": "apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6144,17 +6159,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *           "urn:gateway:approval:apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *           "urn:gateway:approval:apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6208,7 +6223,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "approval_not_found",
                      *       "message": "No approval apr_nope for this account.",
-                     *       "requestId": "71f2ae34-a08b-4be6-9fd3-6b005390dd12",
+                     *       "requestId": "236c216a-d91d-4f9a-81bb-3cc1da56421c",
                      *       "retryable": false
                      *     }
                      */
@@ -6267,8 +6282,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "decision": "approve",
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 2ba63ece19c1941b1fd56ae9a749f6d3ff5557914112536a703cdd2a97c4bd7a4c117d12ffe8eb5efbf9604c4f6d7863\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                 *       "signature": "0x5e55f47f1b94a6b6c1f5e24aa462820a2ea71ed561b11d2cd7aaae5be69ac47d6f9942494019bb3ee2f6b4fc599712d900068b55cb6aed0863428462736f3a541b"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 3160ea5f9a500134caaaaedc22fafab63fb779eb2ac2e2ed\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                 *       "signature": "0x152b4932771f325b7be78e209da68e5859f0c1e249fec292851640c2f48408f25b0adabc9c9bdf440d0a0bfc48cd42a3de0f624ed689ac5ea33b371c18965ba11b"
                  *     }
                  */
                 "application/json": components["schemas"]["ApprovalDecision"];
@@ -6288,7 +6303,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *       "approvalId": "apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
                      *       "state": "approved",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6311,17 +6326,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *           "urn:gateway:approval:apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *           "urn:gateway:approval:apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6408,7 +6423,7 @@ export interface operations {
                      *       "details": {
                      *         "state": "approved"
                      *       },
-                     *       "requestId": "f573cefa-6412-4216-a47b-8afd0c10f1f7",
+                     *       "requestId": "3289fd68-0c31-457f-833c-537bd8dc9cb5",
                      *       "retryable": false,
                      *       "nextAction": "Create a new approval."
                      *     }
@@ -6475,7 +6490,7 @@ export interface operations {
                  *         "type": "market"
                  *       },
                  *       "referenceId": "example-0001",
-                 *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf"
+                 *       "approvalId": "apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2"
                  *     }
                  */
                 "application/json": components["schemas"]["ExecuteRequest"];
@@ -6496,14 +6511,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
+                     *       "executionId": "exe_533d5dd2-923f-475b-99c6-0bc9248e4238",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *       "approvalId": "apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -6582,7 +6597,7 @@ export interface operations {
                      *         "gate": "authority",
                      *         "check": "agent_session"
                      *       },
-                     *       "requestId": "20cfade1-ee21-4d07-9d7a-1d94487f1ef2",
+                     *       "requestId": "0c13ff03-3be2-46e4-940a-74d9abd1b132",
                      *       "retryable": false,
                      *       "nextAction": "Interactive: create and approve an approval, then submit with its approvalId. API key: activate an agent session covering this order."
                      *     }
@@ -6606,12 +6621,12 @@ export interface operations {
                      * @example {
                      *       "error": "Conflict",
                      *       "code": "QUOTE_STALE",
-                     *       "message": "No preview of this instruction; preview it first.",
+                     *       "message": "No preview of this instruction under this referenceId; preview it first.",
                      *       "details": {
                      *         "gate": "quote",
                      *         "check": "preview"
                      *       },
-                     *       "requestId": "dc389e18-fd43-4621-a1ee-0c840e1ee3fe",
+                     *       "requestId": "a113788c-2ff3-47cb-b0c5-3eac63dce2e9",
                      *       "retryable": true,
                      *       "nextAction": "Call POST /api/v1/execute/preview again with the same body, then resubmit."
                      *     }
@@ -6705,14 +6720,14 @@ export interface operations {
                      *       "data": {
                      *         "executions": [
                      *           {
-                     *             "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
+                     *             "executionId": "exe_533d5dd2-923f-475b-99c6-0bc9248e4238",
                      *             "referenceId": "example-0001",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *             "protocol": "paper-perps",
                      *             "action": "place_order",
                      *             "state": "filled",
                      *             "principalKind": "wallet_session",
-                     *             "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *             "approvalId": "apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
                      *             "agentSessionId": null,
                      *             "fill": {
                      *               "price": "62740.4",
@@ -6764,7 +6779,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "cursor"
                      *       },
-                     *       "requestId": "64db106b-98ee-4dc6-b365-3a3dac13e980",
+                     *       "requestId": "de920c43-25c2-4eb3-9132-84a3ec31097c",
                      *       "retryable": false
                      *     }
                      */
@@ -6848,14 +6863,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
+                     *       "executionId": "exe_533d5dd2-923f-475b-99c6-0bc9248e4238",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *       "approvalId": "apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -6930,7 +6945,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "execution_not_found",
                      *       "message": "No execution exe_nope for this account.",
-                     *       "requestId": "2bc44fad-cd38-4189-9829-e9880895a729",
+                     *       "requestId": "2a9ab021-09cf-4114-9d46-fab89fa320ad",
                      *       "retryable": false
                      *     }
                      */
@@ -6999,14 +7014,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
+                     *       "executionId": "exe_533d5dd2-923f-475b-99c6-0bc9248e4238",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *       "approvalId": "apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -7192,7 +7207,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "api_key_not_found",
                      *       "message": "No key k-nope for this account.",
-                     *       "requestId": "08e8ec83-47e4-4c11-af2c-332e7bec70e5",
+                     *       "requestId": "73ea8227-1942-4846-bfc0-23493d77ffb5",
                      *       "retryable": false
                      *     }
                      */
@@ -7266,14 +7281,15 @@ export interface operations {
                      *       "entries": [
                      *         {
                      *           "seq": 8,
+                     *           "accountId": "acct-1",
                      *           "at": "2026-11-18T16:00:00.000Z",
                      *           "type": "execution",
                      *           "referenceId": "example-0001",
                      *           "details": {
-                     *             "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
+                     *             "executionId": "exe_533d5dd2-923f-475b-99c6-0bc9248e4238",
                      *             "state": "filled",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                     *             "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *             "approvalId": "apr_7b518965-5453-4d64-bf28-dc6e77fbeaa2",
                      *             "agentSessionId": null,
                      *             "fill": {
                      *               "price": "62740.4",
@@ -7284,11 +7300,12 @@ export interface operations {
                      *               "feeToken": "USDC"
                      *             }
                      *           },
-                     *           "prevHash": "a09391a527a15d6e0b8aa6cddc0bbd069f683c345fcba922916300282dbd6c28",
-                     *           "hash": "c53ebedf1e9a6429e668d63102f0fff6a981965fb200ce9b703dd1c6d8dde7a6"
+                     *           "prevHash": "b5665c2a4938ac4ecdc77d9ddfabcf04b0cccd6faf037fa87f19d55b1b844f50",
+                     *           "hash": "098b92acb5f4d97c6ba2cc8dccf7aa37a7874b61ea8c06f00b777520cf88db60"
                      *         },
                      *         {
                      *           "seq": 9,
+                     *           "accountId": "acct-1",
                      *           "at": "2026-11-18T16:00:00.000Z",
                      *           "type": "execution_refused",
                      *           "referenceId": "example-0002",
@@ -7298,13 +7315,13 @@ export interface operations {
                      *             "check": "agent_session",
                      *             "instructionHash": "cb1ca44f43f2c7b8faa5adfa29c138ab9674cf284e2079265658148018a68472"
                      *           },
-                     *           "prevHash": "c53ebedf1e9a6429e668d63102f0fff6a981965fb200ce9b703dd1c6d8dde7a6",
-                     *           "hash": "b16ac2bc017b2e712f975655b921be928ab6908fe64864f96fae812f59fa7969"
+                     *           "prevHash": "098b92acb5f4d97c6ba2cc8dccf7aa37a7874b61ea8c06f00b777520cf88db60",
+                     *           "hash": "524d109191b5b596cbb0a609d7f2ee62b44c20d27a10b4627d3229e20c4495bc"
                      *         }
                      *       ],
                      *       "chainValid": true,
                      *       "brokenAt": null,
-                     *       "nextCursor": "eyJsIjoiYXVkaXQiLCJwIjp7ImEiOiJhY2N0LTEiLCJiZWZvcmUiOjh9fQ.erz0bNdis5A-fLmPfLFwfWT5NempB70Tu-vad3Gc9E4"
+                     *       "nextCursor": "eyJsIjoiYXVkaXQiLCJwIjp7ImEiOiJhY2N0LTEiLCJiZWZvcmUiOjh9fQ.lMNt6K_aPTTr7NKZco_aWBZxmkdDXbGdHQbeY4Rgins"
                      *     }
                      */
                     "application/json": components["schemas"]["AuditLog"];
