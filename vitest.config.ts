@@ -10,5 +10,10 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Two workers that keep their modules between files: the schema, Yoga and the worker's
+    // candle memo (test/support/history.ts) are built once per worker, not once per file.
+    // Every test file starts its own gateways on ephemeral ports and Redis key prefixes, so
+    // files do not share state through modules. (Three workers hung on this 2-core machine.)
+    poolOptions: { forks: { minForks: 2, maxForks: 2, isolate: false } },
   },
 });

@@ -5,12 +5,16 @@ import { builder } from './builder.js';
 const AuditEntryRef = builder.objectRef<AuditEntry>('AuditEntry').implement({
   fields: (t) => ({
     seq: t.exposeInt('seq'),
+    accountId: t.exposeString('accountId', { description: 'The account whose chain this is (one of the hashed fields).' }),
     at: t.field({ type: 'DateTime', resolve: (e) => e.at }),
     type: t.exposeString('type'),
     referenceId: t.exposeString('referenceId', { nullable: true }),
     details: t.field({ type: 'JSONObject', resolve: (e) => e.details }),
     prevHash: t.exposeString('prevHash'),
-    hash: t.exposeString('hash'),
+    hash: t.exposeString('hash', {
+      description:
+        'SHA-256 (hex) of the RFC 8785 canonical JSON of {seq, accountId, at, type, referenceId, details, prevHash}; prevHash is the previous entry hash (64 zeros for the first).',
+    }),
   }),
 });
 

@@ -1,14 +1,14 @@
 import SchemaBuilder from '@pothos/core';
 import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
 import { authenticationError } from '../src/auth/auth-errors.js';
-import type { Scope } from '../src/auth/identity.js';
+import { scopeGrants, type ScopeGrants } from '../src/auth/scope-grants.js';
 import type { GatewayContext } from '../src/http/gateway-context.js';
 
 export interface GatewaySchemaTypes {
   Context: GatewayContext;
   // Non-null by default: OpenAPI `required` lists come from it (STACK.md).
   DefaultFieldNullability: false;
-  AuthScopes: Record<Scope, boolean> & { authenticated: boolean; walletSession: boolean; operator: boolean };
+  AuthScopes: ScopeGrants;
   Scalars: {
     DateTime: { Input: string; Output: string | number | Date };
     Decimal: { Input: string; Output: string };
@@ -21,18 +21,7 @@ export const builder = new SchemaBuilder<GatewaySchemaTypes>({
   defaultFieldNullability: false,
   scopeAuth: {
     // Resolved once per request, and only when a guarded field is selected.
-    authScopes: async (ctx) => {
-      const auth = await ctx.auth.resolve();
-      const has = (s: Scope) => auth.kind !== 'anonymous' && auth.scopes.has(s);
-      return {
-        operator: ctx.services.operator.matches(ctx.auth.header),
-        authenticated: auth.kind !== 'anonymous',
-        walletSession: auth.kind === 'wallet',
-        'data:read': has('data:read'),
-        'execute:preview': has('execute:preview'),
-        'execute:live': has('execute:live'),
-      };
-    },
+    authScopes: async (ctx) => scopeGrants(await ctx.auth.resolve(), ctx.services.operator.matches(ctx.auth.header)),
     unauthorizedError: (_parent, ctx, _info, result) => authenticationError(ctx.auth.current, requiredScopeOf(result.failure)),
   },
 });

@@ -21,6 +21,15 @@ const QuoteRef = builder.objectRef<Quote>('Quote').implement({
     feeToken: t.exposeString('feeToken'),
     amountOut: t.field({ type: 'Decimal', nullable: true, resolve: (q) => q.amountOut }),
     minAmountOut: t.field({ type: 'Decimal', nullable: true, resolve: (q) => q.minAmountOut }),
+    expectedFilledAmount: t.field({
+      type: 'Decimal',
+      description: "What the venue's fill would take now (same simulation as the submission); a limit that does not cross fills 0.",
+      resolve: (q) => q.expectedFill?.filledAmount ?? q.amount,
+    }),
+    expectedFillState: t.string({
+      description: 'filled, partially_filled or rejected (an immediate-or-cancel limit that would be cancelled).',
+      resolve: (q) => q.expectedFill?.state ?? 'filled',
+    }),
     balanceChanges: t.field({
       type: [TokenAmountRef],
       description: 'Signed ledger changes on a full fill.',

@@ -1,6 +1,7 @@
 import type { GatewayEventMap } from '../src/events/gateway-events.js';
 import { authenticationError } from '../src/auth/auth-errors.js';
 import type { GatewayContext } from '../src/http/gateway-context.js';
+import { eventStream } from '../src/events/event-stream.js';
 import { builder } from './builder.js';
 import { ApprovalRef } from './approval.js';
 import { ExecutionRef } from './execution.js';
@@ -9,18 +10,16 @@ import { ExecutionRef } from './execution.js';
  * Events of one topic that belong to the caller's account (and to one id, when given). Scope-auth
  * guards a subscription's resolve step only, so the subscribe step authenticates itself.
  */
-async function* ofAccount<K extends 'approval:updated' | 'execution:updated'>(
+async function ofAccount<K extends 'approval:updated' | 'execution:updated'>(
   ctx: GatewayContext,
   topic: K,
   id: string | null | undefined,
-): AsyncGenerator<GatewayEventMap[K][0]> {
+): Promise<AsyncIterable<GatewayEventMap[K][0]>> {
   const auth = await ctx.auth.resolve();
   if (auth.kind === 'anonymous') throw authenticationError(auth, undefined);
   const accountId = auth.account.id;
   const subscribe = ctx.services.events.subscribe as (topic: K) => AsyncIterable<GatewayEventMap[K][0]>;
-  for await (const event of subscribe(topic)) {
-    if (event.accountId === accountId && (!id || event.id === id)) yield event;
-  }
+  return eventStream(subscribe(topic), (event) => event.accountId === accountId && (!id || event.id === id));
 }
 
 builder.subscriptionFields((t) => ({

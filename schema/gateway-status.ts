@@ -37,6 +37,12 @@ const SharedStateRef = builder.objectRef<GatewayStatus['sharedState']>('SharedSt
     lastError: t.exposeString('lastError', { nullable: true }),
     lastErrorAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => s.lastErrorAt }),
     ingestionLeader: t.exposeBoolean('ingestionLeader', { description: 'True while this replica runs ingestion (holds the lease).' }),
+    replica: t.string({ nullable: true, description: 'This replica (Redis mode).', resolve: (s) => s.replica ?? null }),
+    leadingReplica: t.string({
+      nullable: true,
+      description: 'The replica that runs ingestion, as this one last saw the lease.',
+      resolve: (s) => s.leadingReplica ?? null,
+    }),
   }),
 });
 

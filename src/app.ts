@@ -15,6 +15,7 @@ import { attachGraphqlWs } from './http/graphql-ws.js';
 import { currentScope, runInScope } from './http/request-scope.js';
 import { useContractRoutes } from './http/use-contract-routes.js';
 import { useSofaRoutes } from './http/use-sofa-routes.js';
+import { useSharedEventResults } from './http/use-shared-event-results.js';
 import { backfillMissingHistory } from './ingest/history-backfill.js';
 import { IngestLoop } from './ingest/ingest-loop.js';
 import { createLogger } from './config/logger.js';
@@ -27,6 +28,14 @@ import { Authenticator, type RequestAuth } from './auth/authenticator.js';
 import { applyBootstrap, readBootstrap } from './auth/bootstrap-file.js';
 import { ensureDemoKey } from './auth/key-issuer.js';
 import { useRateLimits, type RateLimitOptions } from './http/use-rate-limits.js';
+import { useAuthFirst } from './http/use-auth-first.js';
+import { boundedGraphqlPlugins } from './http/bounded-graphql.js';
+import { admitRequest, answerClientErrors } from './http/request-edge.js';
+import { useJsonBodies } from './http/use-json-bodies.js';
+import { useStrictBodies } from './http/use-strict-bodies.js';
+import { useCleanErrors } from './http/use-clean-errors.js';
+import { corsPolicy } from './http/cors-policy.js';
+import { setSecurityHeaders } from './http/security-headers.js';
 import { PublicFastPath, type ErrorMasking } from './http/public-fast-path.js';
 import { requestContext } from './http/request-context.js';
 import { ExecutionControls } from './controls/execution-controls.js';
@@ -37,6 +46,7 @@ import { SharedControls } from './controls/shared-controls.js';
 import { AuditTrail } from './execution/audit-trail.js';
 import { createExecutionServices } from './execution/execution-services.js';
 import { createPaperVenues } from './execution/venues/paper-venues.js';
+import type { ExecutionVenue } from './execution/venues/execution-venue.js';
 import { openStores } from './stores/open-stores.js';
 import type { GatewayStores } from './stores/gateway-stores.js';
 import { Ledger } from './execution/ledger.js';
@@ -53,7 +63,12 @@ export const GRAPHQL_ENDPOINT = '/graphql';
 export interface AppOptions {
   clock?: Clock;
   logger?: Logger;
+  /** Tests: wrap the opened stores or the paper venues to inject faults (test/support/faults.ts). */
+  faults?: { stores?: (stores: GatewayStores) => GatewayStores; venues?: (venues: Map<string, ExecutionVenue>) => Map<string, ExecutionVenue> };
 }
+
+/** How often each replica's reconciler finishes executions left open (src/execution/execution-reconciler.ts). */
+const RECONCILE_EVERY_MS = 5_000;
 
 export interface GatewayApp {
   services: AppServices;
@@ -84,11 +99,12 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
   checkFaultSources(config.simulatedFaults, sources);
   for (const s of sources) s.setFault(config.simulatedFaults[s.id] ?? 'none');
   const directory = new MarketDirectory(sources.flatMap((s) => s.markets()));
-  const stores = openStores(config, logger, () => clock.now());
+  const opened = openStores(config, logger, () => clock.now());
+  const stores = options.faults?.stores?.(opened) ?? opened;
   const { cache, candles, funding, identities, rateLimiter } = stores;
   const events = closableEvents(stores.events);
   const reader = new MarketReader(directory, cache, clock);
-  const ingest = new IngestLoop({ sources, cache, candles, funding, reader, events, clock, logger });
+  const ingest = new IngestLoop({ sources, cache, candles, funding, reader, events, clock, logger, lease: stores.lease });
   const bootstrap = config.bootstrapPath ? readBootstrap(config.bootstrapPath) : undefined;
   const protocols = new ProtocolRegistry(DEFAULT_PROTOCOLS);
   const controls = new ExecutionControls();
@@ -103,7 +119,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       controls,
       reader,
       cache,
-      venues: createPaperVenues(directory),
+      venues: options.faults?.venues?.(createPaperVenues(directory)) ?? createPaperVenues(directory),
       identities,
       ...stores.execution,
       ledger: new Ledger(stores.execution.ledger),
@@ -137,6 +153,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     limiter: rateLimiter,
     publicPolicy: { name: 'public', points: config.rateLimits.publicPerMinute, windowSeconds: 60 },
     keyPolicy: { name: 'api-key', points: config.rateLimits.keyPerMinute, windowSeconds: 60 },
+    authenticator,
     trustProxy: config.trustProxy,
     logger,
   };
@@ -150,6 +167,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     // parsed URL never contains a literal space, so this keeps it unreachable (only contract routes exist).
     healthCheckEndpoint: ' ',
     graphiql: config.env === 'development',
+    cors: corsPolicy(config.limits.corsOrigins),
     // Never put stacks into `extensions`, in any environment.
     maskedErrors: { isDev: false },
     logging: {
@@ -162,11 +180,17 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     context: (initial: { request?: Request; auth?: RequestAuth }): GatewayContext =>
       requestContext(services, currentScope(), initial.auth ?? initial.request?.headers.get('authorization')),
     plugins: [
+      ...boundedGraphqlPlugins(config.limits.graphql, config.env === 'production'),
       useContractRoutes(ROUTES, GRAPHQL_ENDPOINT),
       useRateLimits(rateLimits),
+      useAuthFirst({ authenticator, operator: services.operator, logger }),
+      useJsonBodies(GRAPHQL_ENDPOINT),
+      useStrictBodies(),
+      useCleanErrors(),
       // jit's compiled subscribe drops field arguments: compile queries and mutations only.
       useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== 'subscription' }),
       sofaRoutes,
+      useSharedEventResults(),
       useOperationMetrics(() => metrics),
     ],
   });
@@ -192,6 +216,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       let demoKey: string | undefined;
       await stores.connect();
       await services.sharedControls.start();
+      execution.reconciler.start(RECONCILE_EVERY_MS);
       if (bootstrap) await applyBootstrap(identities, bootstrap, nowIso);
       else if (config.env !== 'production') demoKey = await ensureDemoKey(identities, nowIso);
       const lead = async () => {
@@ -221,19 +246,22 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       });
       const server = createServer((req, res) => {
         const requestId = requestIdOf(req.headers['x-request-id']);
+        setSecurityHeaders(req, res, GRAPHQL_ENDPOINT);
         if (edge.accept(req, res, requestId)) return; // request id, HEAD, metrics, access log, /healthz /readyz /metrics
         // Public GET routes skip the fetch-API and router layers; everything else goes through Yoga and Sofa.
         if (fastPath?.handle(req, res, requestId)) return;
         res.setHeader('x-request-id', requestId);
-        runInScope(edge.scopeOf(req, requestId), () => yoga(req, res));
+        admitRequest(req, res, requestId, { maxBodyBytes: config.limits.maxBodyBytes }, () => runInScope(edge.scopeOf(req, requestId), () => yoga(req, res)));
       });
-      const ws = attachGraphqlWs(server, yoga as never, authenticator);
+      answerClientErrors(server, logger);
+      const ws = attachGraphqlWs(server, yoga as never, { authenticator, rateLimits, limits: config.limits.ws });
       closers.push(() => ws.close());
       return server;
     },
     async stop() {
       await endStreams();
       ingest.stop();
+      execution.reconciler.stop();
       services.sharedControls.stop();
       await stores.lease.stop();
       await Promise.all(closers.splice(0).map((c) => c()));

@@ -81,6 +81,29 @@ describe('graphql-ws subscriptions', () => {
     expect(book[0].orderBookUpdated.data.bids).toHaveLength(100);
   });
 
+  it('one event executed once per document and variables is shared, yet every subscriber gets its own selection', async () => {
+    // Four subscribers, one event round: two share a document (one execution), the others differ in
+    // variables or selection (fragment included), and none may receive another's result.
+    const byVariables = (asset: string) =>
+      new Promise<any>((resolve, reject) => {
+        const stop = client.subscribe<any>(
+          { query: 'subscription ($a: String) { marketUpdated(asset: $a) { id asset } }', variables: { a: asset } },
+          { next: (v) => (stop(), v.errors ? reject(new Error(JSON.stringify(v.errors))) : resolve(v.data)), error: reject, complete: () => undefined },
+        );
+      });
+    const [a, b, sol, fragment] = await Promise.all([
+      take<any>('subscription { marketUpdated(asset: "BTC") { id price } }', 1),
+      take<any>('subscription { marketUpdated(asset: "BTC") { id price } }', 1),
+      byVariables('SOL'),
+      take<any>('subscription { marketUpdated(asset: "BTC") { ...M } } fragment M on Market { id asset }', 1),
+      new Promise((r) => setTimeout(r, 100)).then(() => gw.app.services.ingest.pollAll()),
+    ]);
+    expect(a[0]).toEqual(b[0]);
+    expect(Object.keys(a[0].marketUpdated).sort()).toEqual(['id', 'price']);
+    expect(sol.marketUpdated).toEqual({ id: 'SOL-PERP', asset: 'SOL' });
+    expect(fragment[0].marketUpdated).toEqual({ id: 'BTC-PERP', asset: 'BTC' });
+  });
+
   it('refuses an unknown market with an error', async () => {
     await expect(take('subscription { freshnessChanged(asset: "NOPE") { marketId } }', 1)).rejects.toThrow(/NOPE/);
   });

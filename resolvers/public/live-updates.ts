@@ -3,6 +3,7 @@ import type { GatewayEventMap } from '../../src/events/gateway-events.js';
 import type { MarketFreshness } from '../../src/market-data/market-view.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { notFound } from '../../src/errors/error-factories.js';
+import { marketEventRouter } from '../../src/events/market-event-router.js';
 
 /** The markets a subscription follows: one, or all when no asset is given. */
 export function marketsFollowed(ctx: GatewayContext, asset: string | null | undefined): MarketDefinition[] {
@@ -14,31 +15,73 @@ export function marketsFollowed(ctx: GatewayContext, asset: string | null | unde
 }
 
 /**
- * Events of one topic for the followed markets, optionally preceded by the current state.
- * Listening starts before the current state is read, so no change falls in between.
+ * Events of one topic for the followed markets, optionally preceded by the current state. The
+ * subscriber is registered with the market router (one bus listener per topic, events routed by
+ * market) before the current state is read, so no change falls in between. `return()` ends it at
+ * once, even while it waits for an event.
  */
-export async function* followMarkets<K extends keyof GatewayEventMap>(
+export function followMarkets<K extends 'market:updated' | 'orderbook:updated' | 'freshness:changed'>(
   ctx: GatewayContext,
   topic: K,
   markets: readonly MarketDefinition[],
   idOf: (payload: GatewayEventMap[K][0]) => string,
   current?: () => Promise<GatewayEventMap[K][0][]>,
-): AsyncGenerator<GatewayEventMap[K][0]> {
-  const ids = new Set(markets.map((m) => m.id));
-  const subscribe = ctx.services.events.subscribe as (topic: K) => AsyncIterable<GatewayEventMap[K][0]>;
-  const iterator = subscribe(topic)[Symbol.asyncIterator]();
-  const pending = iterator.next();
-  try {
-    if (current) for (const payload of await current()) yield payload;
-    for (let r = await pending; !r.done; r = await iterator.next()) {
-      if (ids.has(idOf(r.value))) yield r.value;
-    }
-  } finally {
-    await iterator.return?.();
-  }
+): AsyncIterableIterator<GatewayEventMap[K][0]> {
+  type P = GatewayEventMap[K][0];
+  const queue: P[] = [];
+  let waiting: ((r: IteratorResult<P>) => void) | undefined;
+  let done = false;
+  const finished = (): IteratorResult<P> => ({ value: undefined, done: true });
+  const stop = marketEventRouter(ctx.services.events).listen(
+    topic,
+    markets.map((m) => m.id),
+    idOf,
+    (payload) => {
+      if (waiting && queue.length === 0) {
+        const wake = waiting;
+        waiting = undefined;
+        wake({ value: payload, done: false });
+      } else queue.push(payload);
+    },
+    () => {
+      // Shutdown: what is queued is still delivered, then the subscription completes.
+      done = true;
+      const wake = waiting;
+      waiting = undefined;
+      wake?.(finished());
+    },
+  );
+  let initial = current?.();
+  const iterator: AsyncIterableIterator<P> = {
+    async next() {
+      if (initial) {
+        const state = initial;
+        initial = undefined;
+        queue.unshift(...(await state));
+      }
+      if (queue.length > 0) return { value: queue.shift()!, done: false };
+      if (done) return finished();
+      return new Promise<IteratorResult<P>>((resolve) => (waiting = resolve));
+    },
+    async return() {
+      done = true;
+      stop();
+      queue.length = 0;
+      const wake = waiting;
+      waiting = undefined;
+      wake?.(finished());
+      return finished();
+    },
+    async throw(error: unknown) {
+      await iterator.return!();
+      throw error;
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
 }
 
-export function freshnessUpdates(ctx: GatewayContext, asset: string | null | undefined): AsyncGenerator<MarketFreshness> {
+export function freshnessUpdates(ctx: GatewayContext, asset: string | null | undefined): AsyncIterableIterator<MarketFreshness> {
   const markets = marketsFollowed(ctx, asset);
   const now = ctx.services.clock.now();
   return followMarkets(

@@ -4,6 +4,8 @@ import type { Account, ApiKeyRecord } from './identity.js';
 export interface IdentityStore {
   getAccount(id: string): Promise<Account | undefined>;
   putAccount(account: Account): Promise<void>;
+  /** Creates the account only if no account has its id (atomic across replicas); false when one did. */
+  createAccount(account: Account): Promise<boolean>;
   listAccounts(): Promise<Account[]>;
   findKeyByHash(sha256: string): Promise<ApiKeyRecord | undefined>;
   getKey(id: string): Promise<ApiKeyRecord | undefined>;

@@ -38,8 +38,8 @@ export const DEMO_ACCOUNT: Omit<Account, 'createdAt'> = {
  * with every scope, printed once (the first start); later starts find the account and stay quiet.
  */
 export async function ensureDemoKey(store: IdentityStore, now: string): Promise<string | undefined> {
-  if (await store.getAccount(DEMO_ACCOUNT.id)) return undefined;
-  await store.putAccount({ ...DEMO_ACCOUNT, createdAt: now });
+  // Create-if-absent: of replicas starting together on one store, only the one that creates the account issues the key.
+  if (!(await store.createAccount({ ...DEMO_ACCOUNT, createdAt: now }))) return undefined;
   const { secret } = await issueApiKey(store, DEMO_ACCOUNT.id, SCOPES, 'demo', now);
   return secret;
 }

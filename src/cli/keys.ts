@@ -15,8 +15,9 @@ const USAGE = `Usage: npm run keys -- <command> [options]
   account --id <id> --wallet <0x address> [--balance TOKEN=AMOUNT ...]
           Creates or updates a paper account.
 
-Uses the same store as the running gateway: Redis when REDIS_URL is set, else GATEWAY_DATA_DIR
-(default .gateway).`;
+Uses the same store as the running gateway: Redis when REDIS_URL is set (with the fleet's
+REDIS_KEY_PREFIX, which must then be set explicitly), else GATEWAY_DATA_DIR (default .gateway).
+Every command names the store it used on stderr.`;
 
 function fail(message: string): never {
   process.stderr.write(`keys: ${message}\n\n${USAGE}\n`);
@@ -44,6 +45,10 @@ async function main(argv: string[]): Promise<void> {
   }
   const config = loadConfig();
   if (!config.redisUrl && !config.dataDir) fail('GATEWAY_DATA_DIR is not set');
+  // A key written under another prefix than the fleet's is invisible to it: never guess the prefix.
+  if (config.redisUrl && !process.env.REDIS_KEY_PREFIX)
+    fail(`REDIS_URL is set but REDIS_KEY_PREFIX is not: set the prefix the gateways use (their default is ${config.redisKeyPrefix})`);
+  process.stderr.write(`keys: store ${storeName(config)}\n`);
   const { store, close } = await openIdentityStoreForCli(config);
   const now = new Date().toISOString();
 
@@ -100,6 +105,15 @@ async function main(argv: string[]): Promise<void> {
   } finally {
     await close();
   }
+}
+
+/** Where the CLI reads and writes, without credentials. */
+function storeName(config: ReturnType<typeof loadConfig>): string {
+  if (!config.redisUrl) return `SQLite ${config.dataDir}/gateway.db`;
+  const url = new URL(config.redisUrl);
+  url.username = '';
+  url.password = '';
+  return `Redis ${url.toString()} prefix ${config.redisKeyPrefix}`;
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => fail(e instanceof Error ? e.message : String(e)));

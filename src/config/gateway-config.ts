@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SourceFault } from '../sources/market-data-source.js';
+import { readLimits, type GatewayLimits } from './limits-config.js';
 
 const FAULTS = /^([\w-]+=(none|degraded|down))(,[\w-]+=(none|degraded|down))*$/;
 
@@ -72,6 +73,8 @@ export interface GatewayConfig {
   siweDomain: string;
   operatorToken: string | undefined;
   controlsPath: string | undefined;
+  /** Request, GraphQL and socket bounds (src/config/limits-config.ts). */
+  limits: GatewayLimits;
 }
 
 /** Reads the environment once at start-up; a bad value stops the start with a message naming it. */
@@ -111,6 +114,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConf
     siweDomain: e.GATEWAY_SIWE_DOMAIN,
     operatorToken: e.GATEWAY_OPERATOR_TOKEN,
     controlsPath: e.GATEWAY_CONTROLS,
+    limits: readLimits(source),
   };
 }
 

@@ -1,31 +1,31 @@
-import { Decimal } from './decimal.js';
 import type { Candle, PriceObservation } from './candle.js';
+import { compareDecimal, normalizeDecimal, sumDecimals } from './decimal-strings.js';
 
 /** Folds an observation into the candle of its bucket (or opens one); shared by every store. */
 export function foldObservation(current: Candle | undefined, bucketStart: number, o: PriceObservation): Candle {
   if (!current || current.start !== bucketStart) {
     return { start: bucketStart, open: o.price, high: o.price, low: o.price, close: o.price, volume: o.volume };
   }
-  const p = new Decimal(o.price);
   return {
     start: current.start,
     open: current.open,
-    high: p.gt(current.high) ? o.price : current.high,
-    low: p.lt(current.low) ? o.price : current.low,
+    high: compareDecimal(o.price, current.high) > 0 ? o.price : current.high,
+    low: compareDecimal(o.price, current.low) < 0 ? o.price : current.low,
     close: o.price,
-    volume: new Decimal(current.volume).plus(o.volume).toString(),
+    volume: sumDecimals([current.volume, o.volume]),
   };
 }
 
-/** Merges consecutive candles (oldest first) into one. */
+/** Merges consecutive candles (oldest first) into one; exact, without a Decimal per field (src/domain/decimal-strings.ts). */
 export function mergeCandles(start: number, parts: readonly Candle[]): Candle {
-  let high = new Decimal(parts[0]!.high);
-  let low = new Decimal(parts[0]!.low);
-  let volume = new Decimal(0);
-  for (const c of parts) {
-    high = Decimal.max(high, c.high);
-    low = Decimal.min(low, c.low);
-    volume = volume.plus(c.volume);
+  const first = parts[0]!;
+  let high = first.high;
+  let low = first.low;
+  for (let i = 1; i < parts.length; i++) {
+    const c = parts[i]!;
+    if (compareDecimal(c.high, high) > 0) high = c.high;
+    if (compareDecimal(c.low, low) < 0) low = c.low;
   }
-  return { start, open: parts[0]!.open, high: high.toString(), low: low.toString(), close: parts[parts.length - 1]!.close, volume: volume.toString() };
+  const volume = parts.length === 1 ? normalizeDecimal(first.volume) : sumDecimals(parts.map((c) => c.volume));
+  return { start, open: first.open, high: normalizeDecimal(high), low: normalizeDecimal(low), close: parts[parts.length - 1]!.close, volume };
 }

@@ -8,6 +8,9 @@ export interface SharedStateStatus {
   lastErrorAt: number | null;
   /** True while this replica runs ingestion (holds the lease in Redis mode). */
   ingestionLeader: boolean;
+  /** This replica's id (Redis mode), and the replica that leads ingestion as this one last saw it. */
+  replica?: string;
+  leadingReplica?: string | null;
 }
 
 export interface SharedState {

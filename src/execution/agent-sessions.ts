@@ -100,8 +100,9 @@ export class AgentSessions {
   }
 
   /** Adds an order's notional to the session's current period; false when it would pass the cap. */
-  async spend(session: AgentSession, notionalUsd: string, now: number): Promise<boolean> {
+  async spend(session: AgentSession, notionalUsd: string, now: number, executionId?: string): Promise<boolean> {
     const periodMs = session.periodSeconds * 1000;
-    return (await this.deps.agentSessions.addSpend(session.id, periodStartOf(session, now), notionalUsd, session.maxPeriodNotional, periodMs * 2)).ok;
+    const periodStart = periodStartOf(session, now);
+    return (await this.deps.agentSessions.addSpend(session.id, periodStart, notionalUsd, session.maxPeriodNotional, periodMs * 2, executionId)).ok;
   }
 }

@@ -34,5 +34,12 @@ export interface ExecutionDeps {
 export const PREVIEW_TTL_MS = 60_000;
 /** How long an approval may wait for its decision and its submission. */
 export const APPROVAL_TTL_MS = 5 * 60_000;
+/**
+ * How long a preview is kept after its quote expires, so a late submission hears "expired at …"
+ * rather than "never previewed", and an approval given while it was fresh can still use its bound.
+ */
+export const PREVIEW_RECORD_TTL_MS = PREVIEW_TTL_MS + APPROVAL_TTL_MS;
+/** How far the market may move against a previewed order before an approved submission of it is refused (1%). */
+export const APPROVED_PRICE_BOUND = '0.01';
 /** How long an execution's referenceId stays claimed. */
 export const EXECUTION_CLAIM_TTL_MS = 30 * 24 * 3_600_000;

@@ -7,6 +7,7 @@ import type { StandingContext } from './gate-context.js';
 import type { GateVerdict } from './gate-verdict.js';
 import { standingBlocks } from './gates.js';
 import { Executions } from './executions.js';
+import { ExecutionReconciler } from './execution-reconciler.js';
 import type { Ledger } from './ledger.js';
 import { Previews } from './previews.js';
 
@@ -15,6 +16,8 @@ export interface ExecutionServices {
   previews: Previews;
   approvals: Approvals;
   executions: Executions;
+  /** Finishes executions left open by an outage, a crash or an unconfirmed venue. */
+  reconciler: ExecutionReconciler;
   agentSessions: AgentSessions;
   audit: AuditTrail;
   wallets: WalletSessions;
@@ -29,10 +32,12 @@ export interface ExecutionServices {
 export function createExecutionServices(deps: ExecutionDeps, wallets: WalletSessions): ExecutionServices {
   const previews = new Previews(deps);
   const agentSessions = new AgentSessions(deps);
+  const reconciler = new ExecutionReconciler(deps);
   return {
     previews,
     approvals: new Approvals(deps, previews, wallets),
-    executions: new Executions(deps, previews, agentSessions),
+    executions: new Executions(deps, previews, agentSessions, reconciler),
+    reconciler,
     agentSessions,
     audit: deps.audit,
     wallets,

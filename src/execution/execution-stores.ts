@@ -31,6 +31,8 @@ export interface ApprovalStore {
     executionId: string,
     now: number,
   ): Promise<'consumed' | 'not_found' | 'not_approved' | 'expired' | 'hash_mismatch' | 'already_consumed'>;
+  /** Gives back an approval consumed by `executionId` whose order never reached a venue; false when it was not. */
+  release(id: string, executionId: string): Promise<boolean>;
 }
 
 export interface ExecutionStore {
@@ -38,6 +40,8 @@ export interface ExecutionStore {
   get(id: string): Promise<Execution | undefined>;
   update(execution: Execution): Promise<void>;
   findByReference(accountId: string, referenceId: string): Promise<Execution | undefined>;
+  /** Executions not yet in a final state (accepted, submitted, unknown): what the reconciler finishes. */
+  listOpen(limit: number): Promise<Execution[]>;
 }
 
 export interface AgentSessionStore {
@@ -45,7 +49,14 @@ export interface AgentSessionStore {
   get(id: string): Promise<AgentSession | undefined>;
   list(accountId: string): Promise<AgentSession[]>;
   /** Adds notional to the session's period counter unless it would pass `cap`; atomic. */
-  addSpend(sessionId: string, periodStart: number, amount: string, cap: string, ttlMs: number): Promise<{ ok: boolean; spent: string }>;
+  addSpend(sessionId: string, periodStart: number, amount: string, cap: string, ttlMs: number, entryId?: string): Promise<{ ok: boolean; spent: string }>;
+  /**
+   * Sets what the entry `entryId` (an execution) counts in its period to `amount` (0 gives it
+   * back), moving the counter by the difference; nothing when the entry was never counted. Idempotent.
+   */
+  settleSpend(sessionId: string, periodStart: number, entryId: string, amount: string): Promise<void>;
+  /** What the session's period has counted so far (USD). */
+  spent(sessionId: string, periodStart: number): Promise<string>;
 }
 
 /** Paper balances per account, kept to 8 decimals; changes apply atomically or not at all. */
@@ -62,7 +73,28 @@ export interface LedgerStore {
     changes: Record<string, string>,
     mayGoNegative: readonly string[],
   ): Promise<{ ok: true } | { ok: false; token: string; available: string; required: string }>;
+  /**
+   * A paper venue's booking of one order under its client order id, atomically with its ledger
+   * changes: applied at most once. When the id already holds a record (a booking, or a void by
+   * the reconciler) nothing changes and that record is returned; with `replacing`, books only
+   * over exactly that record (an undo).
+   */
+  book(accountId: string, orderId: string, booking: Booking): Promise<BookResult>;
+  /** The venue's record of a client order id, if any. */
+  order(accountId: string, orderId: string): Promise<string | undefined>;
 }
+
+export interface Booking {
+  changes: Record<string, string>;
+  mayGoNegative: readonly string[];
+  record: string;
+  replacing?: string;
+}
+
+export type BookResult =
+  | { booked: true }
+  | { booked: false; existing: string }
+  | { booked: false; existing?: undefined; short: { token: string; available: string; required: string } };
 
 /** Append-only, hash-chained per account. */
 export interface AuditStore {

@@ -26,6 +26,9 @@ export interface Approval {
 export const EXECUTION_STATES = ['accepted', 'submitted', 'filled', 'partially_filled', 'rejected', 'failed', 'unknown'] as const;
 export type ExecutionState = (typeof EXECUTION_STATES)[number];
 
+/** States an execution ends in; `accepted` and `submitted` are on the way, `unknown` awaits the reconciler. */
+export const isFinalState = (s: ExecutionState): boolean => s === 'filled' || s === 'partially_filled' || s === 'rejected' || s === 'failed';
+
 export interface Fill {
   price: string;
   filledAmount: string;
@@ -46,6 +49,8 @@ export interface Execution {
   principal: { kind: 'wallet_session' | 'api_key'; id: string };
   approvalId: string | null;
   agentSessionId: string | null;
+  /** What the agent session's period counts for this execution (internal; settled to the fill). */
+  spend?: { periodStart: number; amount: string } | null;
   fill: Fill | null;
   reason: string | null;
   createdAt: number;

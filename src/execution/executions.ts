@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { Decimal } from '../domain/decimal.js';
 import type { Principal } from '../auth/authenticator.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { AgentSessions } from './agent-sessions.js';
 import { EXECUTION_CLAIM_TTL_MS, type ExecutionDeps } from './execution-deps.js';
-import type { Execution, ExecutionState } from './execution-types.js';
-import { createGateContext } from './gate-context.js';
+import { isFinalState, type Execution } from './execution-types.js';
+import { createGateContext, type GateContext } from './gate-context.js';
+import { advance, settledBeforeVenue } from './execution-progress.js';
+import { RECONCILE_GRACE_MS, type ExecutionReconciler } from './execution-reconciler.js';
+import { periodStartOf } from './agent-session-scope.js';
+import { submitToVenue } from './venue-submission.js';
 import { block, gateError, type GateVerdict } from './gate-verdict.js';
 import { firstBlock } from './gates.js';
 import { instructionHash, parseInstruction } from './instruction.js';
@@ -18,8 +21,6 @@ export const executionKey = (accountId: string, referenceId: string) => `execute
 
 /** How long a claim may stay without an execution record (a crash between the two). */
 const PENDING_CLAIM_TTL_MS = 2 * 60_000;
-
-const negated = (changes: Record<string, string>) => Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, new Decimal(v).neg().toString()]));
 
 /** The stores' clean 503 for an unreachable shared state (Redis mode). */
 export function isPolicyStoreOutage(e: unknown): boolean {
@@ -41,6 +42,7 @@ export class Executions {
     private readonly deps: ExecutionDeps,
     private readonly previews: Previews,
     private readonly agentSessions: AgentSessions,
+    private readonly reconciler: ExecutionReconciler,
   ) {}
 
   async get(accountId: string, id: string): Promise<Execution> {
@@ -51,15 +53,17 @@ export class Executions {
 
   async byReference(accountId: string, referenceId: string): Promise<Execution> {
     const e = await this.deps.executions.findByReference(accountId, referenceId);
-    if (!e) throw notFound('execution_not_found', `No execution with referenceId ${referenceId}.`);
-    return e;
+    // One that ended before reaching the venue left its referenceId free: nothing was executed under it.
+    if (!e || settledBeforeVenue(e)) throw notFound('execution_not_found', `No execution with referenceId ${referenceId}.`);
+    return this.current(e);
   }
 
   async execute(principal: Principal, input: Record<string, unknown>): Promise<{ execution: Execution; replayed: boolean }> {
     try {
       return await this.gatedExecute(principal, input);
     } catch (e) {
-      // Shared state unreachable mid-way: fail closed with the spec's code; nothing reached the venue.
+      // Shared state unreachable before the order was sent: fail closed with the spec's code.
+      // Nothing reached the venue (after that point the answer is the execution, `unknown`).
       if (isPolicyStoreOutage(e)) throw policyUnavailable();
       throw e;
     }
@@ -85,7 +89,7 @@ export class Executions {
     // README, Idempotency: a same-body replay of a recorded execution is its record, answered
     // before the gates (it runs nothing); a conflicting reuse is the idempotency gate, last.
     const previous = await deps.executions.findByReference(account.id, ref);
-    if (previous?.instructionHash === hash) return { execution: previous, replayed: true };
+    if (previous?.instructionHash === hash && !settledBeforeVenue(previous)) return { execution: await this.current(previous), replayed: true };
 
     const now = deps.clock.now();
     const ctx = createGateContext(deps, {
@@ -107,10 +111,10 @@ export class Executions {
     const authority = ctx.authority;
 
     const key = executionKey(account.id, ref);
-    // Held briefly until the execution record exists, so a crash here frees the referenceId soon.
+    // Held briefly until the execution is bound to it, so a crash here frees the referenceId soon.
     const claim = await deps.idempotency.claim(key, hash, PENDING_CLAIM_TTL_MS);
     if (!claim.claimed) {
-      if (claim.fingerprint === hash && claim.value) return { execution: await this.get(account.id, claim.value), replayed: true };
+      if (claim.fingerprint === hash && claim.value) return { execution: await this.current(await this.get(account.id, claim.value)), replayed: true };
       return refuse(
         block(
           'idempotency',
@@ -121,28 +125,10 @@ export class Executions {
       );
     }
 
-    const id = `exe_${randomUUID()}`;
-    try {
-      if (authority.approval) {
-        const consumed = await deps.approvals.consume(authority.approval.id, hash, id, deps.clock.now());
-        if (consumed !== 'consumed') {
-          await deps.idempotency.release(key, hash);
-          return refuse(block('authority', 'POLICY_DENIED', 'approval', `The approval cannot be used: ${consumed.replace(/_/g, ' ')}.`));
-        }
-      } else if (authority.session && !(await this.agentSessions.spend(authority.session, quote.notionalUsd, deps.clock.now()))) {
-        await deps.idempotency.release(key, hash);
-        return refuse(
-          block('authority', 'POLICY_DENIED', 'period_cap', `The order would pass the session cap of ${authority.session.maxPeriodNotional} USD per period.`),
-        );
-      }
-    } catch (err) {
-      await deps.idempotency.release(key, hash).catch(() => undefined);
-      deps.logger.error({ err }, 'policy store failed while committing');
-      return refuse(block('authority', 'POLICY_UNAVAILABLE', 'policy_store', 'Policy could not be checked.'));
-    }
-
+    // From the claim on, every step is recorded before the next, so the reconciler can finish
+    // what an outage or a crash interrupts. Until the order is sent nothing was executed.
     const execution: Execution = {
-      id,
+      id: `exe_${randomUUID()}`,
       accountId: account.id,
       referenceId: ref,
       instructionHash: hash,
@@ -152,6 +138,7 @@ export class Executions {
       principal: principal.kind === 'wallet' ? { kind: 'wallet_session', id: principal.sessionId } : { kind: 'api_key', id: principal.key.id },
       approvalId: authority.approval?.id ?? null,
       agentSessionId: authority.session?.id ?? null,
+      spend: authority.session ? { periodStart: periodStartOf(authority.session, now), amount: quote.notionalUsd } : null,
       fill: null,
       reason: null,
       createdAt: now,
@@ -160,60 +147,58 @@ export class Executions {
     };
     try {
       await deps.executions.create(execution);
-      await deps.idempotency.complete(key, hash, id, EXECUTION_CLAIM_TTL_MS);
-      await this.advance(execution, 'submitted', null);
     } catch (e) {
-      // Nothing reached the venue: free the referenceId (the approval or spend stays used).
       await deps.idempotency.release(key, hash).catch(() => undefined);
       throw e;
     }
-
     try {
-      // The fill honours what the client previewed (the swap's minAmountOut), not a re-quote.
-      const venueCtx = { reader: deps.reader, cache: deps.cache, now: deps.clock.now(), balances };
-      const fill = await target.venue.fill(instruction, preview.quote ?? quote, venueCtx);
-      if (fill.state === 'rejected') {
-        await this.advance(execution, 'rejected', fill.reason);
-      } else {
-        const applied = await deps.ledger.apply(account.id, fill.changes, quote.mayGoNegative);
-        const breach =
-          applied.ok && target.venue.afterFill
-            ? await target.venue.afterFill(instruction, { ...venueCtx, balances: await deps.ledger.balancesOf(account) })
-            : null;
-        if (!applied.ok) {
-          await this.advance(execution, 'rejected', `Insufficient ${applied.token} at fill: ${applied.available} available, ${applied.required} needed.`);
-        } else if (breach) {
-          // A concurrent order got in first: undo this one rather than leave the account in breach.
-          await deps.ledger.apply(account.id, negated(fill.changes), Object.keys(fill.changes));
-          await this.advance(execution, 'rejected', breach);
-        } else {
-          execution.fill = fill.fill;
-          await this.advance(execution, fill.state, fill.reason);
-        }
+      const refused = await this.commitAuthority(execution, authority, quote);
+      if (refused) {
+        await advance(deps, execution, 'rejected', refused.reason);
+        await deps.idempotency.release(key, hash);
+        return refuse(refused);
       }
-    } catch (err) {
-      // The venue's answer is unknown: the client reconciles by referenceId before any retry.
-      deps.logger.error({ err, executionId: id }, 'venue failed during submission');
-      await this.advance(execution, 'unknown', 'The venue did not confirm the order; reconcile by referenceId before retrying.');
+      await deps.idempotency.complete(key, hash, execution.id, EXECUTION_CLAIM_TTL_MS);
+      await advance(deps, execution, 'submitted', null);
+    } catch (e) {
+      // Nothing was sent to the venue and nothing will be: give back what was taken, now if
+      // the store answers, else when the reconciler runs.
+      await this.reconciler.reconcile(execution).catch(() => undefined);
+      throw e;
     }
-    await deps.audit.record(account.id, 'execution', ref, {
-      executionId: id,
-      state: execution.state,
-      instructionHash: hash,
-      approvalId: execution.approvalId,
-      agentSessionId: execution.agentSessionId,
-      fill: execution.fill,
+    const venueCtx = { reader: deps.reader, cache: deps.cache, now: deps.clock.now(), balances };
+    const done = await submitToVenue(deps, {
+      execution,
+      account,
+      instruction,
+      target,
+      quote: preview.quote ?? quote,
+      mayGoNegative: quote.mayGoNegative,
+      venueCtx,
     });
-    return { execution, replayed: false };
+    return { execution: done, replayed: false };
   }
 
-  private async advance(execution: Execution, state: ExecutionState, reason: string | null): Promise<void> {
-    const at = this.deps.clock.now();
-    execution.state = state;
-    execution.reason = reason;
-    execution.updatedAt = at;
-    execution.history.push({ state, at, reason });
-    await this.deps.executions.update(execution);
-    this.deps.events.publish('execution:updated', structuredClone(execution));
+  /** Consumes the approval or counts the session spend; the refusal when that fails. */
+  private async commitAuthority(execution: Execution, authority: GateContext['authority'], quote: Quote): Promise<GateVerdict | undefined> {
+    const { deps } = this;
+    if (authority.approval) {
+      const consumed = await deps.approvals.consume(authority.approval.id, execution.instructionHash, execution.id, deps.clock.now());
+      if (consumed !== 'consumed') return block('authority', 'POLICY_DENIED', 'approval', `The approval cannot be used: ${consumed.replace(/_/g, ' ')}.`);
+    } else if (authority.session && !(await this.agentSessions.spend(authority.session, quote.notionalUsd, deps.clock.now(), execution.id))) {
+      return block(
+        'authority',
+        'POLICY_DENIED',
+        'period_cap',
+        `The order would pass the session cap of ${authority.session.maxPeriodNotional} USD per period.`,
+      );
+    }
+    return undefined;
+  }
+
+  /** A recorded execution as it stands; one still open past its grace is reconciled first. */
+  private async current(e: Execution): Promise<Execution> {
+    if (isFinalState(e.state) || (e.state !== 'unknown' && this.deps.clock.now() - e.updatedAt < RECONCILE_GRACE_MS)) return e;
+    return this.reconciler.reconcile(e).catch(() => e);
   }
 }

@@ -1,5 +1,5 @@
 import type { Account } from '../auth/identity.js';
-import type { LedgerStore } from './execution-stores.js';
+import type { Booking, BookResult, LedgerStore } from './execution-stores.js';
 
 /**
  * The paper ledger as the execution plane and the portfolio read it: an account's ledger starts
@@ -15,5 +15,13 @@ export class Ledger {
 
   apply(accountId: string, changes: Record<string, string>, mayGoNegative: readonly string[]): ReturnType<LedgerStore['apply']> {
     return this.store.apply(accountId, changes, mayGoNegative);
+  }
+
+  book(accountId: string, orderId: string, booking: Booking): Promise<BookResult> {
+    return this.store.book(accountId, orderId, booking);
+  }
+
+  order(accountId: string, orderId: string): Promise<string | undefined> {
+    return this.store.order(accountId, orderId);
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/authenticator.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ExecutionDeps } from './execution-deps.js';
-import { PREVIEW_TTL_MS } from './execution-deps.js';
+import { PREVIEW_RECORD_TTL_MS, PREVIEW_TTL_MS } from './execution-deps.js';
 import { createGateContext } from './gate-context.js';
 import { block, gateError } from './gate-verdict.js';
 import { allVerdicts } from './gates.js';
@@ -33,13 +33,18 @@ export class Previews {
     const hash = instructionHash(instruction);
     const key = previewKey(account.id, instruction.referenceId);
 
-    const claim = await deps.idempotency.claim(key, hash, PREVIEW_TTL_MS);
-    if (!claim.claimed) {
-      if (claim.fingerprint !== hash) {
+    const claim = await deps.idempotency.claim(key, hash, PREVIEW_RECORD_TTL_MS);
+    const held = claim.claimed ? undefined : claim.value ? (JSON.parse(claim.value) as StoredPreview) : undefined;
+    // A preview kept past its expiry (for "expired at …" answers) no longer holds its referenceId.
+    const expired = held !== undefined && held.expiresAt <= deps.clock.now();
+    if (!claim.claimed && expired && claim.fingerprint !== hash) await deps.idempotency.release(key, claim.fingerprint);
+    const reclaimed = !claim.claimed && expired && claim.fingerprint !== hash ? await deps.idempotency.claim(key, hash, PREVIEW_RECORD_TTL_MS) : claim;
+    if (!reclaimed.claimed) {
+      if (reclaimed.fingerprint !== hash) {
         await deps.audit.record(account.id, 'preview_refused', instruction.referenceId, { code: 'IDEMPOTENCY_CONFLICT', instructionHash: hash });
         throw gateError(block('idempotency', 'IDEMPOTENCY_CONFLICT', 'preview_reference', 'This referenceId was previewed with a different instruction.'));
       }
-      const stored = claim.value ? (JSON.parse(claim.value) as StoredPreview) : undefined;
+      const stored = reclaimed.value ? (JSON.parse(reclaimed.value) as StoredPreview) : undefined;
       if (!stored) throw gateError(block('idempotency', 'IDEMPOTENCY_CONFLICT', 'preview_in_progress', 'A preview with this referenceId is in progress.'));
       // A fresh preview replays; an expired one (its record not yet evicted) is quoted anew below.
       if (stored.expiresAt > deps.clock.now()) return { preview: stored, replayed: true };
@@ -58,19 +63,21 @@ export class Previews {
         findPreview: async () => undefined,
       });
       const gates = await allVerdicts(ctx);
+      const quote = ctx.pricedSoFar()?.quote ?? null;
       const preview: StoredPreview = {
         id: `prv_${randomUUID()}`,
         accountId: account.id,
         referenceId: instruction.referenceId,
         instructionHash: hash,
         instruction,
-        quote: ctx.pricedSoFar()?.quote ?? null,
+        quote,
         gates,
-        executable: gates.every((g) => g.status === 'pass'),
+        // Every gate passes and the venue's simulation fills something (a limit that does not cross would be cancelled).
+        executable: gates.every((g) => g.status === 'pass') && quote?.expectedFill?.state !== 'rejected',
         createdAt: now,
         expiresAt: now + PREVIEW_TTL_MS,
       };
-      await deps.idempotency.complete(key, hash, JSON.stringify(preview), PREVIEW_TTL_MS);
+      await deps.idempotency.complete(key, hash, JSON.stringify(preview), PREVIEW_RECORD_TTL_MS);
       await deps.audit.record(account.id, 'preview', instruction.referenceId, {
         previewId: preview.id,
         instructionHash: hash,

@@ -16,6 +16,7 @@ import type { RequestScope } from './request-scope.js';
 import { restErrorOutcome } from './sofa-error-handler.js';
 import { sofaGetVariables, sofaQueryDocument } from './sofa-operation.js';
 import { checkRateLimit, rateLimitHeaders, type RateLimitOptions } from './use-rate-limits.js';
+import { PUBLIC_CORS } from './cors-policy.js';
 import type { GatewaySofa } from './use-sofa-routes.js';
 
 /** Yoga's error masking (its `maskedErrorsOpts`), applied to execution errors as its envelop plugin does for Sofa. */
@@ -130,7 +131,6 @@ export class PublicFastPath {
     if (rejection) return this.writeError(res, requestId, rejection, cors);
     const rate = await checkRateLimit(this.options.rateLimits, {
       isPublic: true,
-      authorization: req.headers.authorization,
       forwardedFor: req.headers['x-forwarded-for'] as string | undefined,
       remoteAddress: req.socket.remoteAddress,
       requestId,
@@ -188,10 +188,10 @@ export class PublicFastPath {
   }
 }
 
-/** Yoga's default CORS answer (createYoga is given no `cors` option): only for requests with an Origin. */
+/** The public plane's CORS answer (as Yoga's corsPolicy gives it): only for requests with an Origin. */
 function corsHeaders(req: IncomingMessage): Record<string, string> {
   if (req.headers.origin === undefined) return {};
-  const headers = getCORSHeadersByRequestAndOptions({ headers: { get: (name: string) => headerValue(req, name) } } as Request, {});
+  const headers = getCORSHeadersByRequestAndOptions({ headers: { get: (name: string) => headerValue(req, name) } } as Request, PUBLIC_CORS);
   const lower: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers ?? {})) lower[name.toLowerCase()] = value;
   return lower;

@@ -9,7 +9,8 @@ import type { RequestScope } from './request-scope.js';
  * Authorization header, resolved lazily only if a field asks for it.
  */
 export function requestContext(services: AppServices, http: RequestScope | undefined, auth: RequestAuth | string | null | undefined): GatewayContext {
-  const requestAuth = auth instanceof RequestAuth ? auth : new RequestAuth(services.authenticator, auth);
+  const requestAuth = auth instanceof RequestAuth ? auth : (http?.auth ?? new RequestAuth(services.authenticator, auth));
+  // Kept on the scope: resolvers reuse it, and the access log names the key it resolved to.
   if (http) http.auth = requestAuth;
   return { services, http, auth: requestAuth };
 }

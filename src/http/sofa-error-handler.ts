@@ -28,12 +28,25 @@ export function restErrorOutcome(errors: readonly unknown[], scope: RequestScope
   if (status !== undefined && status >= 400 && status < 500) {
     // Sofa's own input errors (bad JSON body, uncoercible variable).
     const code = scope?.route?.invalidInputCode ?? 'invalid_request';
-    return errorOutcome(status, errorResponse(status, code, first?.message ?? 'Invalid request.', requestId, { retryable: false }));
+    return errorOutcome(status, errorResponse(status, code, clientWording(first?.message), requestId, { retryable: false }));
   }
   if (first?.message?.startsWith('Variable "$')) {
     const code = scope?.route?.invalidInputCode ?? 'invalid_request';
-    return errorOutcome(400, errorResponse(400, code, first.message, requestId, { retryable: false }));
+    return errorOutcome(400, errorResponse(400, code, clientWording(first.message), requestId, { retryable: false }));
   }
   logger.error({ err: first?.originalError ?? first, requestId, route: scope?.route?.operationId }, 'unexpected error on a REST route');
   return errorOutcome(500, errorResponse(500, 'internal_error', 'Unexpected error.', requestId, { retryable: true }));
+}
+
+/**
+ * A REST client's terms for what Sofa or graphql-js said (the strict body check answers most bad
+ * bodies first): never `Variable "$x"`, GraphQL type names or JavaScript runtime messages.
+ */
+function clientWording(message: string | undefined): string {
+  const missing = message && /^Variable "\$(\w+)" of required type "[^"]*" was not provided\.$/.exec(message);
+  if (missing) return `'${missing[1]}' is required.`;
+  const invalid = message && /^Variable "\$(\w+)" got invalid value/.exec(message);
+  if (invalid) return `'${invalid[1]}' is not valid for this request.`;
+  if (!message || /Variable|"\$|[A-Za-z]!|Cannot read|undefined|null \(|JSON|Unexpected token/.test(message)) return 'The request is not valid for this route.';
+  return message;
 }

@@ -17,6 +17,7 @@ import type { GatewaySofa } from './use-sofa-routes.js';
 /**
  * The document Sofa executes for a Query route, built by the same call with the same options as
  * sofa-api 0.18 `createQueryRoute` (models, ignore list and depth limit of the Sofa in use).
+ * Pinned with the other copied versions in copied-internals.ts.
  */
 export function sofaQueryDocument(sofa: GatewaySofa, fieldName: string): { document: DocumentNode; operation: OperationDefinitionNode } {
   const operation = buildOperationNodeForField({

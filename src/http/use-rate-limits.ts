@@ -1,19 +1,22 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { parseBearer } from '../auth/api-key-secret.js';
+import { RequestAuth, type AuthResult, type Authenticator } from '../auth/authenticator.js';
 import { errorResponse } from '../errors/error-response.js';
 import type { RateDecision, RateLimiter, RatePolicy } from '../rate-limit/rate-limiter.js';
 import { errorOutcome, errorOutcomeResponse, type ErrorOutcome } from './error-outcome.js';
+import { credentialOutage } from './credential-outage.js';
 import { currentScope } from './request-scope.js';
 
 export interface RateLimitOptions {
   limiter: RateLimiter;
   /** Per client address, for the public plane and anonymous GraphQL. */
   publicPolicy: RatePolicy;
-  /** Per API key, for authenticated routes and GraphQL calls that carry a key. */
+  /** Per verified API key (or wallet session), for authenticated routes and GraphQL calls that carry one. */
   keyPolicy: RatePolicy;
+  /** Verifies a presented credential before it is given a key's budget. */
+  authenticator: Authenticator;
   /** Take the client address from X-Forwarded-For (only behind a trusted proxy). */
   trustProxy: boolean;
   logger: Logger;
@@ -30,22 +33,21 @@ export interface RateCheck {
 export interface RateSubject {
   /** The matched contract route is public: counted per client address whatever key it carries. */
   isPublic: boolean;
-  authorization: string | null | undefined;
+  /** The caller's credential once verified; anything but a valid key or session counts as the client address. */
+  verified?: AuthResult | undefined;
   forwardedFor: string | null | undefined;
   remoteAddress: string | undefined;
   requestId: string | undefined;
 }
 
 /**
- * Counts one request against its policy. Keys are counted by a digest of the presented secret, so
- * unknown keys are limited too and nothing is looked up first.
+ * Counts one request against its policy. Only a verified key (or wallet session) gets the key's
+ * budget; a made-up or revoked credential counts against the client address, so presenting a new
+ * random token per request gains nothing.
  */
 export async function checkRateLimit(options: RateLimitOptions, subject: RateSubject): Promise<RateCheck> {
-  const bearer = subject.isPublic ? undefined : parseBearer(subject.authorization);
-  const [policy, bucket] =
-    bearer && 'token' in bearer
-      ? [options.keyPolicy, createHash('sha256').update(bearer.token).digest('base64url').slice(0, 24)]
-      : [options.publicPolicy, clientAddress(subject, options.trustProxy)];
+  const identity = subject.isPublic ? undefined : verifiedBucket(subject.verified);
+  const [policy, bucket] = identity ? [options.keyPolicy, identity] : [options.publicPolicy, clientAddress(subject, options.trustProxy)];
   let decision: RateDecision;
   try {
     decision = await options.limiter.consume(policy, bucket);
@@ -73,9 +75,21 @@ export function useRateLimits(options: RateLimitOptions): Plugin {
   return {
     async onRequest({ request, serverContext, endResponse }) {
       const scope = currentScope();
+      const isPublic = scope?.route?.visibility === 'public';
+      const header = request.headers.get('authorization');
+      let verified: AuthResult | undefined;
+      if (!isPublic && 'token' in parseBearer(header)) {
+        // Verified once here and kept for the auth-first check and the resolvers.
+        const auth = scope ? (scope.auth ??= new RequestAuth(options.authenticator, header)) : new RequestAuth(options.authenticator, header);
+        try {
+          verified = await auth.resolve();
+        } catch (err) {
+          return endResponse(errorOutcomeResponse(credentialOutage(err, scope, options.logger)));
+        }
+      }
       const check = await checkRateLimit(options, {
-        isPublic: scope?.route?.visibility === 'public',
-        authorization: request.headers.get('authorization'),
+        isPublic,
+        verified,
         forwardedFor: request.headers.get('x-forwarded-for'),
         remoteAddress: (serverContext as { req?: IncomingMessage }).req?.socket.remoteAddress,
         requestId: scope?.requestId,
@@ -99,7 +113,14 @@ export function rateLimitHeaders(d: RateDecision): Record<string, string> {
   };
 }
 
-function clientAddress(subject: RateSubject, trustProxy: boolean): string {
+/** The key-policy bucket of a verified credential: the key's id, or the wallet session's. */
+export function verifiedBucket(auth: AuthResult | undefined): string | undefined {
+  if (auth?.kind === 'key') return `key:${auth.key.id}`;
+  if (auth?.kind === 'wallet') return `wallet:${auth.sessionId}`;
+  return undefined;
+}
+
+export function clientAddress(subject: Pick<RateSubject, 'forwardedFor' | 'remoteAddress'>, trustProxy: boolean): string {
   if (trustProxy) {
     const forwarded = subject.forwardedFor?.split(',')[0]?.trim();
     if (forwarded) return forwarded;

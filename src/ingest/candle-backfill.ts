@@ -8,17 +8,32 @@ import { volumeBetween } from '../sources/price-process.js';
 const SAMPLES_PER_CANDLE = 12;
 
 /**
+ * Closed candles already sampled, per market definition and resolution, by bucket start (null: no
+ * trade in the bucket). A closed bucket's candle does not depend on `now`, so a process that
+ * backfills many gateways (a test worker) samples each once; production backfills once and passes none.
+ */
+export type CandleMemo = Map<string, Map<number, Candle | null>>;
+
+/**
  * Fills every candle tier from the simulator's deterministic past, so history has a year of
  * days and a day of minutes on the first request. The current bucket is filled up to `now`.
  */
-export async function backfillCandles(store: CandleStore, markets: readonly MarketDefinition[], now: number): Promise<void> {
+export async function backfillCandles(store: CandleStore, markets: readonly MarketDefinition[], now: number, memo?: CandleMemo): Promise<void> {
   for (const m of markets) {
+    const definition = memo ? JSON.stringify(m) : '';
     for (const tier of store.tiers) {
       const res = tier.resolutionMs;
       const first = Math.floor((now - tier.retentionMs) / res) * res + res;
+      let closed = memo?.get(`${definition}|${res}`);
+      if (memo && !closed) memo.set(`${definition}|${res}`, (closed = new Map()));
       const candles: Candle[] = [];
       for (let start = first; start <= now; start += res) {
-        const c = sampleCandle(m, start, Math.min(start + res, now + 1));
+        const isClosed = start + res <= now + 1;
+        let c = isClosed ? closed?.get(start) : undefined;
+        if (c === undefined) {
+          c = sampleCandle(m, start, Math.min(start + res, now + 1)) ?? null;
+          if (isClosed) closed?.set(start, c);
+        }
         if (c) candles.push(c);
       }
       await store.putCandles(m.id, res, candles);

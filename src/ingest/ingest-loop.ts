@@ -19,6 +19,8 @@ export interface IngestDeps {
   events: GatewayEvents;
   clock: Clock;
   logger: Logger;
+  /** When the loop runs under a lease, each round first checks that this replica still holds it. */
+  lease?: { readonly held: boolean };
 }
 
 const FRESHNESS_CHECK_MS = 1_000;
@@ -53,6 +55,8 @@ export class IngestLoop {
 
   /** A round that cannot reach the stores fails alone, never the process; the next one retries. */
   private async guard(round: string, run: () => Promise<void>): Promise<void> {
+    // A leader frozen past its lease (SIGSTOP, a paused container) must not poll when it resumes.
+    if (this.deps.lease && !this.deps.lease.held) return;
     try {
       await run();
       // Only a poll proves the stores writable again (the freshness round may read local copies).

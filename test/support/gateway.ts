@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
-import { buildApp, type GatewayApp } from '../../src/app.js';
+import { buildApp, type AppOptions, type GatewayApp } from '../../src/app.js';
 import { testConfig, type GatewayConfig } from '../../src/config/gateway-config.js';
 import { ManualClock } from '../../src/domain/clock.js';
+import { prefillHistory } from './history.js';
 
 export interface TestGateway {
   app: GatewayApp;
@@ -18,9 +19,10 @@ export interface TestGateway {
  * A real gateway on an ephemeral port with a manual clock and ingest driven by the test
  * (`app.services.ingest.pollAll()`), so freshness is deterministic.
  */
-export async function startGateway(overrides: Partial<GatewayConfig> = {}, at = Date.now()): Promise<TestGateway> {
+export async function startGateway(overrides: Partial<GatewayConfig> = {}, at = Date.now(), options: Omit<AppOptions, 'clock'> = {}): Promise<TestGateway> {
   const clock = new ManualClock(at);
-  const app = buildApp(testConfig(overrides), { clock });
+  const app = buildApp(testConfig(overrides), { ...options, clock });
+  await prefillHistory(app, clock.now());
   await app.start({ ingest: false });
   const server = app.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -30,7 +30,12 @@ export async function signedMessage(
     ...(options.statement ? { statement: options.statement } : {}),
     ...(options.resources ? { resources: options.resources } : {}),
   });
-  return { message, signature: await wallet.signMessage({ message }), nonce };
+  // `nonce` is kept off the spread: request bodies are `{ ...signed }` and the gateway refuses unknown fields.
+  return Object.defineProperty({ message, signature: await wallet.signMessage({ message }) }, 'nonce', { value: nonce, enumerable: false }) as {
+    message: string;
+    signature: string;
+    nonce: string;
+  };
 }
 
 /** Signs in with Ethereum and returns the wallet session's bearer token. */

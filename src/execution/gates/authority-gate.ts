@@ -1,6 +1,6 @@
 import { Decimal } from '../../domain/decimal.js';
 import { isWalletAddress } from '../../domain/validators.js';
-import { activeSessionsOf, coversAction, coversInstruction } from '../agent-session-scope.js';
+import { activeSessionsOf, coversAction, coversInstruction, periodStartOf } from '../agent-session-scope.js';
 import type { Gate, GateContext, StandingContext } from '../gate-context.js';
 import { block, pass, type GateVerdict } from '../gate-verdict.js';
 
@@ -63,6 +63,17 @@ function evaluate(ctx: GateContext): Promise<GateVerdict> {
     const { quote } = await ctx.priced();
     if (quote && new Decimal(quote.notionalUsd).gt(covering.maxOrderNotional)) {
       return denied('order_cap', `The order notional ${quote.notionalUsd} USD exceeds the session cap of ${covering.maxOrderNotional} USD per order.`);
+    }
+    if (quote) {
+      // The period cap with the spend as of now, so a preview predicts what the submission meets
+      // (the submission's atomic count stays the authority under races).
+      const spent = await deps.agentSessions.spent(covering.id, periodStartOf(covering, now));
+      if (new Decimal(spent).plus(quote.notionalUsd).gt(covering.maxPeriodNotional)) {
+        return denied(
+          'period_cap',
+          `The order would pass the session cap of ${covering.maxPeriodNotional} USD per period (${spent} USD spent, this order ${quote.notionalUsd} USD).`,
+        );
+      }
     }
     ctx.authority.session = covering;
     return pass('authority', 'agent session');

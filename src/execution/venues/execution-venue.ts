@@ -25,6 +25,11 @@ export interface Quote {
   tradable: { ok: true } | { ok: false; reason: string };
   /** A balance rule beyond the ledger (lending collateral), when it fails. */
   insufficient: string | null;
+  /**
+   * What the venue's fill would do now, by the same simulation the submission runs (a limit that
+   * does not cross fills nothing); absent where an order fills in full or not at all.
+   */
+  expectedFill?: { state: 'filled' | 'partially_filled' | 'rejected'; filledAmount: string; reason: string | null };
 }
 
 /** Result of submitting to the paper venue. */

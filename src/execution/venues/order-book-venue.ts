@@ -79,11 +79,24 @@ export class OrderBookVenue implements ExecutionVenue {
     };
   }
 
-  async quote(i: ExecutionInstruction, ctx: VenueContext): Promise<Quote> {
+  /** What an immediate-or-cancel order fills now: the one simulation behind quotes (previews) and fills. */
+  private async simulate(i: ExecutionInstruction, ctx: VenueContext) {
     const market = this.marketFor(i);
     const o = this.order(i, market);
     const levels = await this.levels(market, o.side, ctx);
     const walked = walkBook(levels, o.amount, o.side, o.limit);
+    const state = walked.filled.isZero() ? ('rejected' as const) : walked.filled.lt(o.amount) ? ('partially_filled' as const) : ('filled' as const);
+    const reason =
+      state === 'rejected'
+        ? 'Limit price not marketable; immediate-or-cancel order cancelled.'
+        : state === 'partially_filled'
+          ? 'Book depth exhausted; the rest was cancelled.'
+          : null;
+    return { market, o, levels, walked, state, reason };
+  }
+
+  async quote(i: ExecutionInstruction, ctx: VenueContext): Promise<Quote> {
+    const { market, o, levels, walked, state, reason } = await this.simulate(i, ctx);
     // Price the full amount even when the book is thin: the quote shows what the order asks for.
     const avg = walked.filled.gt(0) ? walked.notional.div(walked.filled) : new Decimal(levels[0]?.price ?? 0);
     const notional = avg.mul(o.amount);
@@ -103,18 +116,16 @@ export class OrderBookVenue implements ExecutionVenue {
       mayGoNegative,
       tradable: closed ? { ok: false, reason: `${market.id} trades only in the regular session (14:30-21:00 UTC, Mon-Fri).` } : { ok: true },
       insufficient: null,
+      expectedFill: { state, filledAmount: walked.filled.toString(), reason },
     };
   }
 
   async fill(i: ExecutionInstruction, _quote: Quote, ctx: VenueContext): Promise<VenueFill> {
-    const market = this.marketFor(i);
-    const o = this.order(i, market);
-    const walked = walkBook(await this.levels(market, o.side, ctx), o.amount, o.side, o.limit);
-    if (walked.filled.isZero())
-      return { state: 'rejected', fill: null, changes: {}, reason: 'Limit price not marketable; immediate-or-cancel order cancelled.' };
+    const { market, o, walked, state, reason } = await this.simulate(i, ctx);
+    if (state === 'rejected') return { state, fill: null, changes: {}, reason };
     const { fee, changes } = this.changesFor(market, o.side, walked.filled, walked.notional, o.leverage);
     return {
-      state: walked.filled.lt(o.amount) ? 'partially_filled' : 'filled',
+      state,
       fill: {
         price: walked.notional.div(walked.filled).toFixed(market.priceDecimals),
         filledAmount: walked.filled.toString(),
@@ -124,7 +135,7 @@ export class OrderBookVenue implements ExecutionVenue {
         feeToken: SETTLEMENT,
       },
       changes,
-      reason: walked.filled.lt(o.amount) ? 'Book depth exhausted; the rest was cancelled.' : null,
+      reason,
     };
   }
 }

@@ -29,4 +29,10 @@ export class MemoryApprovalStore implements ApprovalStore {
     a.executionId = executionId;
     return 'consumed' as const;
   }
+  async release(id: string, executionId: string) {
+    const a = this.approvals.get(id);
+    if (a?.state !== 'consumed' || a.executionId !== executionId) return false;
+    Object.assign(a, { state: 'approved', consumedAt: null, executionId: null });
+    return true;
+  }
 }

@@ -1,5 +1,5 @@
 import type { ExecutionStore } from '../../execution/execution-stores.js';
-import type { Execution } from '../../execution/execution-types.js';
+import { isFinalState, type Execution } from '../../execution/execution-types.js';
 
 export class MemoryExecutionStore implements ExecutionStore {
   private readonly executions = new Map<string, Execution>();
@@ -18,5 +18,11 @@ export class MemoryExecutionStore implements ExecutionStore {
   async findByReference(accountId: string, referenceId: string) {
     const id = this.byReference.get(`${accountId}|${referenceId}`);
     return id ? this.get(id) : undefined;
+  }
+  async listOpen(limit: number) {
+    return [...this.executions.values()]
+      .filter((e) => !isFinalState(e.state))
+      .slice(0, limit)
+      .map((e) => structuredClone(e));
   }
 }

@@ -12,6 +12,11 @@ export class MemoryIdentityStore implements IdentityStore {
   async putAccount(account: Account) {
     this.accounts.set(account.id, structuredClone(account));
   }
+  async createAccount(account: Account) {
+    if (this.accounts.has(account.id)) return false;
+    this.accounts.set(account.id, structuredClone(account));
+    return true;
+  }
   async listAccounts() {
     return [...this.accounts.values()];
   }

@@ -1,9 +1,10 @@
 import { Decimal } from '../../domain/decimal.js';
 import { quantize } from '../../domain/ledger-units.js';
-import type { LedgerStore } from '../../execution/execution-stores.js';
+import type { Booking, BookResult, LedgerStore } from '../../execution/execution-stores.js';
 
 export class MemoryLedgerStore implements LedgerStore {
   private readonly ledgers = new Map<string, Map<string, Decimal>>();
+  private readonly orders = new Map<string, string>();
   async balances(accountId: string) {
     const l = this.ledgers.get(accountId);
     return l && Object.fromEntries([...l].map(([k, v]) => [k, v.toString()]));
@@ -23,5 +24,17 @@ export class MemoryLedgerStore implements LedgerStore {
     }
     this.ledgers.set(accountId, next);
     return { ok: true as const };
+  }
+  async book(accountId: string, orderId: string, b: Booking): Promise<BookResult> {
+    const key = `${accountId}|${orderId}`;
+    const existing = this.orders.get(key);
+    if (existing !== b.replacing) return { booked: false, existing: existing ?? '' };
+    const applied = await this.apply(accountId, b.changes, b.mayGoNegative);
+    if (!applied.ok) return { booked: false, short: { token: applied.token, available: applied.available, required: applied.required } };
+    this.orders.set(key, b.record);
+    return { booked: true };
+  }
+  async order(accountId: string, orderId: string) {
+    return this.orders.get(`${accountId}|${orderId}`);
   }
 }

@@ -23,8 +23,8 @@ export function openRedisStores(
   logger: Logger,
 ): GatewayStores {
   const redis = new RedisConnection({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger });
-  const cache = new RedisSnapshotCache(redis);
   const lease = new RedisIngestionLease(redis, { ttlMs: config.ingestLeaseTtlMs, logger });
+  const cache = new RedisSnapshotCache(redis, { fencingToken: () => lease.fencingToken });
   return {
     cache,
     candles: new RedisCandleStore(redis),
@@ -35,7 +35,7 @@ export function openRedisStores(
     execution: redisExecutionStores(redis),
     controlsChannel: new RedisControlsChannel(redis),
     lease,
-    sharedState: { status: () => ({ mode: 'redis', ...redis.state(), ingestionLeader: lease.held }) },
+    sharedState: { status: () => ({ mode: 'redis', ...redis.state(), ingestionLeader: lease.held, replica: redis.replicaId, leadingReplica: lease.leader }) },
     async connect() {
       await redis.open(config.redisConnectTimeoutMs);
       await cache.listen();

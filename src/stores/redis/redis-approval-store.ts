@@ -30,6 +30,18 @@ a.executionId = ARGV[2]
 redis.call('SET', KEYS[1], cjson.encode(a), 'KEEPTTL')
 return 'consumed'`);
 
+/** KEYS[1] approval; ARGV: execution id. Consumed by that execution → approved again. */
+const RELEASE = new LuaScript(`
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 0 end
+local a = cjson.decode(raw)
+if a.state ~= 'consumed' or a.executionId ~= ARGV[1] then return 0 end
+a.state = 'approved'
+a.consumedAt = cjson.null
+a.executionId = cjson.null
+redis.call('SET', KEYS[1], cjson.encode(a), 'KEEPTTL')
+return 1`);
+
 export class RedisApprovalStore implements ApprovalStore {
   constructor(private readonly redis: RedisConnection) {}
   private k = (id: string) => this.redis.key('approval', id);
@@ -52,5 +64,8 @@ export class RedisApprovalStore implements ApprovalStore {
     return this.redis.guard(async () => {
       return (await this.redis.run(CONSUME, [this.k(id)], [hash, executionId, now])) as Awaited<ReturnType<ApprovalStore['consume']>>;
     });
+  }
+  async release(id: string, executionId: string) {
+    return this.redis.guard(async () => (await this.redis.run(RELEASE, [this.k(id)], [executionId])) === 1);
   }
 }

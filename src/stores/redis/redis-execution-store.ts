@@ -1,5 +1,5 @@
 import type { ExecutionStore } from '../../execution/execution-stores.js';
-import type { Execution } from '../../execution/execution-types.js';
+import { isFinalState, type Execution } from '../../execution/execution-types.js';
 import type { RedisConnection } from './redis-connection.js';
 import { json, RECORD_TTL_MS } from './redis-json.js';
 
@@ -7,13 +7,26 @@ export class RedisExecutionStore implements ExecutionStore {
   constructor(private readonly redis: RedisConnection) {}
   private k = (id: string) => this.redis.key('execution', id);
   private ref = (accountId: string, referenceId: string) => this.redis.key('execution-ref', accountId, referenceId);
+  /** Ids of executions not yet final, for the reconciler (every replica's). */
+  private open = () => this.redis.key('executions-open');
   async create(e: Execution) {
     return this.redis.guard(async () => {
       await this.redis.client
         .multi()
         .set(this.k(e.id), JSON.stringify(e), { PX: RECORD_TTL_MS })
         .set(this.ref(e.accountId, e.referenceId), e.id, { PX: RECORD_TTL_MS })
+        .sAdd(this.open(), e.id)
         .exec();
+    });
+  }
+  async listOpen(limit: number) {
+    return this.redis.guard(async () => {
+      const ids = await this.redis.client.sRandMemberCount(this.open(), limit);
+      if (ids.length === 0) return [];
+      const raw = await this.redis.client.mGet(ids.map((id) => this.k(id)));
+      const gone = ids.filter((_, i) => raw[i] === null);
+      if (gone.length > 0) await this.redis.client.sRem(this.open(), gone);
+      return raw.flatMap((r) => (r ? [JSON.parse(r) as Execution] : []));
     });
   }
   async get(id: string) {
@@ -23,7 +36,8 @@ export class RedisExecutionStore implements ExecutionStore {
   }
   async update(e: Execution) {
     return this.redis.guard(async () => {
-      await this.redis.client.set(this.k(e.id), JSON.stringify(e), { KEEPTTL: true });
+      const write = this.redis.client.multi().set(this.k(e.id), JSON.stringify(e), { KEEPTTL: true });
+      await (isFinalState(e.state) ? write.sRem(this.open(), e.id) : write.sAdd(this.open(), e.id)).exec();
     });
   }
   async findByReference(accountId: string, referenceId: string) {

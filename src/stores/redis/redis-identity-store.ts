@@ -46,6 +46,10 @@ export class RedisIdentityStore implements IdentityStore {
     await this.redis.guard(() => this.redis.client.hSet(this.accounts, account.id, JSON.stringify(account)));
   }
 
+  async createAccount(account: Account): Promise<boolean> {
+    return (await this.redis.guard(() => this.redis.client.hSetNX(this.accounts, account.id, JSON.stringify(account)))) === 1;
+  }
+
   async listAccounts(): Promise<Account[]> {
     return (await this.redis.guard(() => this.redis.client.hVals(this.accounts))).map((v) => JSON.parse(v) as Account);
   }

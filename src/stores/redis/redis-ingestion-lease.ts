@@ -1,7 +1,19 @@
 import type { Logger } from 'pino';
 import type { IngestionLease, LeadershipHandlers } from '../../ingest/ingestion-lease.js';
 import { isConnectionError, type RedisConnection } from './redis-connection.js';
+import { LuaScript } from './redis-connection.js';
 import { COMPARE_AND_DELETE, COMPARE_AND_PEXPIRE } from './redis-scripts.js';
+
+/**
+ * KEYS[1] lease, KEYS[2] fencing counter; ARGV: replica id, ttl. Takes a free lease with the next
+ * fencing token (`<replica>|<token>`), or names its holder.
+ */
+const ACQUIRE = new LuaScript(`
+local holder = redis.call('GET', KEYS[1])
+if holder then return {0, holder} end
+local token = redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[1], ARGV[1] .. '|' .. token, 'PX', ARGV[2])
+return {1, tostring(token)}`);
 
 export interface RedisIngestionLeaseOptions {
   /** Lifetime of the lease without renewal; a follower takes over at most about this long after the holder dies. */
@@ -15,9 +27,19 @@ export interface RedisIngestionLeaseOptions {
  * quarter of the ttl; followers try to take it as often. The holder counts its lease from when
  * it sent the renewal and gives up when that time passes without one (Redis unreachable) or when
  * a renewal finds another holder, before anyone else can have it.
+ *
+ * Each acquisition takes the next fencing token (a counter in Redis). The holder's snapshot
+ * writes carry it and Redis refuses a write whose token is older than the newest issued
+ * (RedisSnapshotCache), so a leader that was frozen past its lease (SIGSTOP, a paused
+ * container, a long GC) cannot overwrite its successor's data when it resumes.
  */
 export class RedisIngestionLease implements IngestionLease {
   private readonly key: string;
+  private readonly fenceKey: string;
+  /** The fencing token of the current term; undefined while not leading. */
+  private token: number | undefined;
+  /** The lease holder as last seen (`<replica>|<token>`), for the status route. */
+  private lastHolder: string | null = null;
   private readonly tickMs: number;
   private heldUntil = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -34,11 +56,31 @@ export class RedisIngestionLease implements IngestionLease {
     private readonly options: RedisIngestionLeaseOptions,
   ) {
     this.key = redis.key('ingest', 'lease');
+    this.fenceKey = redis.key('ingest', 'fence');
     this.tickMs = Math.max(100, Math.floor(options.ttlMs / 4));
   }
 
   get held(): boolean {
     return this.heldUntil > Date.now();
+  }
+
+  /**
+   * The token of this replica's latest term, which ingest writes carry; Redis refuses it once a
+   * newer term began. Kept after the term ends, so a write in flight then is refused, never
+   * sent unfenced. Undefined only before this replica ever led (ingest driven by hand).
+   */
+  get fencingToken(): number | undefined {
+    return this.token;
+  }
+
+  /** Which replica leads ingestion, as last seen by this one. */
+  get leader(): string | null {
+    if (this.held) return this.redis.replicaId;
+    return this.lastHolder?.split('|')[0] ?? null;
+  }
+
+  private get value(): string {
+    return `${this.redis.replicaId}|${this.token}`;
   }
 
   async start(handlers: LeadershipHandlers): Promise<void> {
@@ -82,12 +124,17 @@ export class RedisIngestionLease implements IngestionLease {
   }
 
   private async acquire(sentAt: number): Promise<void> {
-    const won = await this.redis.client.set(this.key, this.redis.replicaId, { condition: 'NX', expiration: { type: 'PX', value: this.options.ttlMs } });
-    if (won !== 'OK') return;
+    const [won, holderOrToken] = (await this.redis.run(ACQUIRE, [this.key, this.fenceKey], [this.redis.replicaId, this.options.ttlMs])) as [number, string];
+    if (won !== 1) {
+      this.lastHolder = holderOrToken;
+      return;
+    }
+    this.token = Number(holderOrToken);
+    this.lastHolder = this.value;
     if (this.stopped) return this.release();
     this.heldUntil = sentAt + this.options.ttlMs;
     const term = ++this.term;
-    this.options.logger.info({ replica: this.redis.replicaId }, 'ingestion lease acquired: this replica runs ingestion');
+    this.options.logger.info({ replica: this.redis.replicaId, fencingToken: this.token }, 'ingestion lease acquired: this replica runs ingestion');
     // Renewals go on while the term starts (backfill and the first poll can take seconds).
     this.starting = this.starting.then(() => this.begin(term));
   }
@@ -108,18 +155,19 @@ export class RedisIngestionLease implements IngestionLease {
   }
 
   private async renew(sentAt: number): Promise<void> {
-    const renewed = await this.redis.run(COMPARE_AND_PEXPIRE, [this.key], [this.redis.replicaId, this.options.ttlMs]);
+    const renewed = await this.redis.run(COMPARE_AND_PEXPIRE, [this.key], [this.value, this.options.ttlMs]);
     if (renewed === 1) this.heldUntil = sentAt + this.options.ttlMs;
     else this.lose('taken by another replica or expired');
   }
 
   private async release(): Promise<void> {
-    await this.redis.run(COMPARE_AND_DELETE, [this.key], [this.redis.replicaId]).catch(() => undefined);
+    await this.redis.run(COMPARE_AND_DELETE, [this.key], [this.value]).catch(() => undefined);
   }
 
   private lose(reason: string): void {
     if (this.heldUntil === 0) return;
     this.heldUntil = 0;
+    this.lastHolder = null;
     this.term++;
     if (reason === 'stopping') this.options.logger.info('ingestion lease released');
     else this.options.logger.warn({ reason }, 'ingestion lease lost: this replica stops ingesting');

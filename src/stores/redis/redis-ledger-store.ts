@@ -1,5 +1,5 @@
 import { fromUnits, toUnits } from '../../domain/ledger-units.js';
-import type { LedgerStore } from '../../execution/execution-stores.js';
+import type { Booking, BookResult, LedgerStore } from '../../execution/execution-stores.js';
 import { LuaScript, type RedisConnection } from './redis-connection.js';
 
 /** KEYS[1] ledger hash; ARGV: field, units pairs. Seeds only an absent ledger. */
@@ -32,9 +32,35 @@ for i = 0, n - 1 do
 end
 return {1}`);
 
+/**
+ * KEYS[1] ledger hash, KEYS[2] the account's venue orders hash; ARGV[1] order id, ARGV[2] record,
+ * ARGV[3] the record to replace ('' for none), then the APPLY arguments. Books the order once.
+ */
+const BOOK = new LuaScript(`
+local existing = redis.call('HGET', KEYS[2], ARGV[1]) or ''
+if existing ~= ARGV[3] then return {2, existing} end
+local n = tonumber(ARGV[4])
+local applied = {}
+for i = 0, n - 1 do
+  local field, units, negative = ARGV[5 + i * 3], ARGV[6 + i * 3], ARGV[7 + i * 3]
+  local before = redis.call('HGET', KEYS[1], field) or '0'
+  local after = redis.call('HINCRBY', KEYS[1], field, units)
+  table.insert(applied, {field, units})
+  if after < 0 and negative == '0' then
+    for _, a in ipairs(applied) do
+      local undo = (a[2]:sub(1, 1) == '-') and a[2]:sub(2) or ('-' .. a[2])
+      redis.call('HINCRBY', KEYS[1], a[1], undo)
+    end
+    return {0, field, before, units}
+  end
+end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return {1}`);
+
 export class RedisLedgerStore implements LedgerStore {
   constructor(private readonly redis: RedisConnection) {}
   private k = (accountId: string) => this.redis.key('ledger', accountId);
+  private orders = (accountId: string) => this.redis.key('venue-orders', accountId);
   async balances(accountId: string) {
     return this.redis.guard(async () => {
       const raw = await this.redis.client.hGetAll(this.k(accountId));
@@ -61,5 +87,19 @@ export class RedisLedgerStore implements LedgerStore {
       if (result[0] === 1) return { ok: true as const };
       return { ok: false as const, token: result[1]!, available: fromUnits(BigInt(result[2]!)), required: fromUnits(-BigInt(result[3]!)) };
     });
+  }
+  async book(accountId: string, orderId: string, b: Booking): Promise<BookResult> {
+    return this.redis.guard(async () => {
+      const entries = Object.entries(b.changes).filter(([, v]) => toUnits(v) !== 0n);
+      const args = entries.flatMap(([t, v]) => [t, toUnits(v).toString(), b.mayGoNegative.includes(t) ? '1' : '0']);
+      const keys = [this.k(accountId), this.orders(accountId)];
+      const result = (await this.redis.run(BOOK, keys, [orderId, b.record, b.replacing ?? '', entries.length, ...args])) as [number, string?, string?, string?];
+      if (result[0] === 1) return { booked: true };
+      if (result[0] === 2) return { booked: false, existing: result[1]! };
+      return { booked: false, short: { token: result[1]!, available: fromUnits(BigInt(result[2]!)), required: fromUnits(-BigInt(result[3]!)) } };
+    });
+  }
+  async order(accountId: string, orderId: string) {
+    return this.redis.guard(async () => (await this.redis.client.hGet(this.orders(accountId), orderId)) ?? undefined);
   }
 }

@@ -2,7 +2,7 @@ import type { MarketSnapshot, OrderBookSnapshot } from '../../domain/market.js';
 import type { SourceHealth } from '../../domain/source-health.js';
 import type { SnapshotCache } from '../../market-data/snapshot-cache.js';
 import { LocalSnapshotTable } from './local-snapshot-table.js';
-import { isConnectionError, sharedStateUnavailable, type RedisConnection } from './redis-connection.js';
+import { isConnectionError, LuaScript, sharedStateUnavailable, type RedisConnection } from './redis-connection.js';
 
 type Kind = 'market' | 'book' | 'health';
 const ALL_SOURCES = '*';
@@ -10,6 +10,25 @@ const ALL_SOURCES = '*';
 export interface RedisSnapshotCacheOptions {
   /** Longest a local copy answers without asking Redis, as a bound on a missed invalidation (default 10 s). */
   maxLocalAgeMs?: number;
+  /** The ingestion lease's fencing token while this replica leads; writes without one are not fenced (ingest driven by hand). */
+  fencingToken?: () => number | undefined;
+}
+
+/**
+ * KEYS[1] snapshot hash, KEYS[2] the lease's fencing counter; ARGV: token, field,
+ * JSON, channel, invalidation message. Refuses a write whose token is older than the newest issued.
+ */
+const FENCED_WRITE = new LuaScript(`
+if tonumber(ARGV[1]) < tonumber(redis.call('GET', KEYS[2]) or '0') then return 0 end
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+redis.call('PUBLISH', ARGV[4], ARGV[5])
+return 1`);
+
+/** A write refused by the fence: this replica no longer leads ingestion. */
+export class FencedWriteError extends Error {
+  constructor(token: number) {
+    super(`snapshot write refused: fencing token ${token} is older than the current lease`);
+  }
 }
 
 /**
@@ -29,6 +48,8 @@ export class RedisSnapshotCache implements SnapshotCache {
   private readonly health: LocalSnapshotTable<SourceHealth[]>;
   private readonly keys: Record<Kind, string>;
   private readonly channel: string;
+  private readonly fenceKey: string;
+  private readonly fencingToken: () => number | undefined;
 
   constructor(
     private readonly redis: RedisConnection,
@@ -40,6 +61,8 @@ export class RedisSnapshotCache implements SnapshotCache {
     this.health = new LocalSnapshotTable(maxAge);
     this.keys = { market: redis.key('snapshot', 'market'), book: redis.key('snapshot', 'book'), health: redis.key('snapshot', 'health') };
     this.channel = redis.key('snapshot', 'changed');
+    this.fenceKey = redis.key('ingest', 'fence');
+    this.fencingToken = options.fencingToken ?? (() => undefined);
   }
 
   /** Starts following other replicas' writes; call once the connection is open. */
@@ -138,8 +161,16 @@ export class RedisSnapshotCache implements SnapshotCache {
   }
 
   private async write(kind: Kind, id: string, value: unknown): Promise<void> {
-    const multi = this.redis.client.multi().hSet(this.keys[kind], id, JSON.stringify(value)).publish(this.channel, `${this.redis.replicaId}|${kind}|${id}`);
-    await this.redis.guard(() => multi.exec());
+    const token = this.fencingToken();
+    const message = `${this.redis.replicaId}|${kind}|${id}`;
+    if (token === undefined) {
+      const multi = this.redis.client.multi().hSet(this.keys[kind], id, JSON.stringify(value)).publish(this.channel, message);
+      await this.redis.guard(() => multi.exec());
+      return;
+    }
+    const args = [token, id, JSON.stringify(value), this.channel, message];
+    const written = await this.redis.guard(() => this.redis.run(FENCED_WRITE, [this.keys[kind], this.fenceKey], args));
+    if (written !== 1) throw new FencedWriteError(token);
   }
 
   private onChanged(message: string): void {

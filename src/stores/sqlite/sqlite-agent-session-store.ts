@@ -15,6 +15,8 @@ export class SqliteAgentSessionStore implements AgentSessionStore {
   private readonly upsert;
   private readonly readByAccount;
   private readonly addSpendTx;
+  private readonly settleSpendTx;
+  private readonly readSpent;
 
   constructor(
     db: SqliteDatabase,
@@ -32,13 +34,29 @@ export class SqliteAgentSessionStore implements AgentSessionStore {
       'INSERT INTO agent_spend (session_id, period_start, cents, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (session_id, period_start) DO UPDATE SET cents = excluded.cents, expires_at = excluded.expires_at',
     );
     // The cap rounds down and the amount up, so cents never let an order slip past a cap (as in Redis).
-    this.addSpendTx = db.transaction((sessionId: string, periodStart: number, amount: string, cap: string, ttlMs: number) => {
+    this.readSpent = spent;
+    const readEntry = db
+      .prepare<[string, number, string], { cents: bigint }>('SELECT cents FROM agent_spend_entries WHERE session_id = ? AND period_start = ? AND entry_id = ?')
+      .safeIntegers(true);
+    const writeEntry = db.prepare<[string, number, string, bigint]>(
+      'INSERT INTO agent_spend_entries (session_id, period_start, entry_id, cents) VALUES (?, ?, ?, ?) ON CONFLICT (session_id, period_start, entry_id) DO UPDATE SET cents = excluded.cents',
+    );
+    const updateSpent = db.prepare<[bigint, string, number]>('UPDATE agent_spend SET cents = max(0, cents + ?) WHERE session_id = ? AND period_start = ?');
+    this.addSpendTx = db.transaction((sessionId: string, periodStart: number, amount: string, cap: string, ttlMs: number, entryId?: string) => {
       const now = this.now();
       const before = spent.get(sessionId, periodStart, now)?.cents ?? 0n;
       const after = before + cents(amount, Decimal.ROUND_UP);
       if (after > cents(cap, Decimal.ROUND_DOWN)) return { ok: false, spent: usd(before) };
       setSpent.run(sessionId, periodStart, after, now + ttlMs);
+      if (entryId) writeEntry.run(sessionId, periodStart, entryId, cents(amount, Decimal.ROUND_UP));
       return { ok: true, spent: usd(after) };
+    });
+    this.settleSpendTx = db.transaction((sessionId: string, periodStart: number, entryId: string, amount: string) => {
+      const before = readEntry.get(sessionId, periodStart, entryId)?.cents;
+      if (before === undefined) return;
+      const next = cents(amount, Decimal.ROUND_UP);
+      updateSpent.run(next - before, sessionId, periodStart);
+      writeEntry.run(sessionId, periodStart, entryId, next);
     });
   }
 
@@ -55,7 +73,22 @@ export class SqliteAgentSessionStore implements AgentSessionStore {
     return this.readByAccount.all(accountId).map((r) => JSON.parse(r.record) as AgentSession);
   }
 
-  async addSpend(sessionId: string, periodStart: number, amount: string, cap: string, ttlMs: number): Promise<{ ok: boolean; spent: string }> {
-    return this.addSpendTx.immediate(sessionId, periodStart, amount, cap, ttlMs);
+  async addSpend(
+    sessionId: string,
+    periodStart: number,
+    amount: string,
+    cap: string,
+    ttlMs: number,
+    entryId?: string,
+  ): Promise<{ ok: boolean; spent: string }> {
+    return this.addSpendTx.immediate(sessionId, periodStart, amount, cap, ttlMs, entryId);
+  }
+
+  async spent(sessionId: string, periodStart: number): Promise<string> {
+    return usd(this.readSpent.get(sessionId, periodStart, this.now())?.cents ?? 0n);
+  }
+
+  async settleSpend(sessionId: string, periodStart: number, entryId: string, amount: string): Promise<void> {
+    this.settleSpendTx.immediate(sessionId, periodStart, entryId, amount);
   }
 }

@@ -11,6 +11,7 @@ export class SqliteApprovalStore implements ApprovalStore {
   private readonly replace;
   private readonly decideTx;
   private readonly consumeTx;
+  private readonly releaseTx;
 
   constructor(db: SqliteDatabase) {
     this.read = db.prepare<[string], { record: string }>('SELECT record FROM approvals WHERE id = ?');
@@ -33,6 +34,16 @@ export class SqliteApprovalStore implements ApprovalStore {
       this.replace.run(JSON.stringify({ ...a, state: 'consumed', consumedAt: now, executionId } satisfies Approval), id);
       return 'consumed';
     });
+    this.releaseTx = db.transaction((id: string, executionId: string): boolean => {
+      const a = this.load(id);
+      if (a?.state !== 'consumed' || a.executionId !== executionId) return false;
+      this.replace.run(JSON.stringify({ ...a, state: 'approved', consumedAt: null, executionId: null } satisfies Approval), id);
+      return true;
+    });
+  }
+
+  async release(id: string, executionId: string): Promise<boolean> {
+    return this.releaseTx.immediate(id, executionId);
   }
 
   private load(id: string): Approval | undefined {

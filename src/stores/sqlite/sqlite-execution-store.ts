@@ -8,6 +8,7 @@ export class SqliteExecutionStore implements ExecutionStore {
   private readonly upsert;
   private readonly readByReference;
   private readonly createTx;
+  private readonly readOpen;
 
   constructor(db: SqliteDatabase) {
     this.read = db.prepare<[string], { record: string }>('SELECT record FROM executions WHERE id = ?');
@@ -19,6 +20,9 @@ export class SqliteExecutionStore implements ExecutionStore {
     );
     this.readByReference = db.prepare<[string, string], { record: string }>(
       'SELECT e.record FROM execution_refs r JOIN executions e ON e.id = r.execution_id WHERE r.account_id = ? AND r.reference_id = ?',
+    );
+    this.readOpen = db.prepare<[number], { record: string }>(
+      "SELECT record FROM executions WHERE json_extract(record, '$.state') IN ('accepted', 'submitted', 'unknown') LIMIT ?",
     );
     this.createTx = db.transaction((e: Execution) => {
       this.upsert.run(e.id, e.accountId, e.referenceId, JSON.stringify(e));
@@ -42,5 +46,9 @@ export class SqliteExecutionStore implements ExecutionStore {
   async findByReference(accountId: string, referenceId: string): Promise<Execution | undefined> {
     const row = this.readByReference.get(accountId, referenceId);
     return row && (JSON.parse(row.record) as Execution);
+  }
+
+  async listOpen(limit: number): Promise<Execution[]> {
+    return this.readOpen.all(limit).map((r) => JSON.parse(r.record) as Execution);
   }
 }

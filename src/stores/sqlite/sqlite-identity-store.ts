@@ -10,6 +10,7 @@ import type { SqliteDatabase } from './sqlite-database.js';
 export class SqliteIdentityStore implements IdentityStore {
   private readonly readAccount;
   private readonly writeAccount;
+  private readonly insertAccount;
   private readonly readAccounts;
   private readonly readKey;
   private readonly readKeyByHash;
@@ -20,6 +21,7 @@ export class SqliteIdentityStore implements IdentityStore {
   constructor(db: SqliteDatabase) {
     this.readAccount = db.prepare<[string], { record: string }>('SELECT record FROM accounts WHERE id = ?');
     this.writeAccount = db.prepare<[string, string]>('INSERT INTO accounts (id, record) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record');
+    this.insertAccount = db.prepare<[string, string]>('INSERT INTO accounts (id, record) VALUES (?, ?) ON CONFLICT (id) DO NOTHING');
     this.readAccounts = db.prepare<[], { record: string }>('SELECT record FROM accounts ORDER BY rowid');
     this.readKey = db.prepare<[string], { record: string }>('SELECT record FROM api_keys WHERE id = ?');
     // Two key ids with one secret cannot come from the issuer; should a bootstrap file declare them, the newest id answers.
@@ -55,6 +57,10 @@ export class SqliteIdentityStore implements IdentityStore {
 
   async putAccount(account: Account): Promise<void> {
     this.writeAccount.run(account.id, JSON.stringify(account));
+  }
+
+  async createAccount(account: Account): Promise<boolean> {
+    return this.insertAccount.run(account.id, JSON.stringify(account)).changes === 1;
   }
 
   async listAccounts(): Promise<Account[]> {

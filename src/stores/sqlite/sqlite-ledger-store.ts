@@ -1,4 +1,4 @@
-import type { LedgerStore } from '../../execution/execution-stores.js';
+import type { Booking, BookResult, LedgerStore } from '../../execution/execution-stores.js';
 import { fromUnits, toUnits } from '../../domain/ledger-units.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 
@@ -16,6 +16,8 @@ export class SqliteLedgerStore implements LedgerStore {
   private readonly readAll;
   private readonly seedTx;
   private readonly applyTx;
+  private readonly bookTx;
+  private readonly readOrder;
 
   constructor(db: SqliteDatabase) {
     this.exists = db.prepare<[string], { account_id: string }>('SELECT account_id FROM ledgers WHERE account_id = ?');
@@ -47,6 +49,26 @@ export class SqliteLedgerStore implements LedgerStore {
       for (const [token, units] of next) write.run(accountId, token, units);
       return { ok: true };
     });
+    this.readOrder = db.prepare<[string, string], { record: string }>('SELECT record FROM venue_orders WHERE account_id = ? AND order_id = ?');
+    const writeOrder = db.prepare<[string, string, string]>(
+      'INSERT INTO venue_orders (account_id, order_id, record) VALUES (?, ?, ?) ON CONFLICT (account_id, order_id) DO UPDATE SET record = excluded.record',
+    );
+    this.bookTx = db.transaction((accountId: string, orderId: string, b: Booking): BookResult => {
+      const existing = this.readOrder.get(accountId, orderId)?.record;
+      if (existing !== b.replacing) return { booked: false, existing: existing ?? '' };
+      const applied = this.applyTx(accountId, b.changes, b.mayGoNegative);
+      if (!applied.ok) return { booked: false, short: { token: applied.token, available: applied.available, required: applied.required } };
+      writeOrder.run(accountId, orderId, b.record);
+      return { booked: true };
+    });
+  }
+
+  async book(accountId: string, orderId: string, booking: Booking): Promise<BookResult> {
+    return this.bookTx.immediate(accountId, orderId, booking);
+  }
+
+  async order(accountId: string, orderId: string): Promise<string | undefined> {
+    return this.readOrder.get(accountId, orderId)?.record;
   }
 
   async balances(accountId: string): Promise<Record<string, string> | undefined> {

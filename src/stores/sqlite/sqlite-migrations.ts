@@ -59,6 +59,15 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'operator controls',
     sql: `CREATE TABLE operator_controls (id INTEGER PRIMARY KEY CHECK (id = 1), snapshot TEXT NOT NULL, updated_at INTEGER NOT NULL) STRICT;`,
   },
+  {
+    version: 4,
+    name: 'venue orders, spend entries, open executions',
+    sql: `CREATE TABLE venue_orders (account_id TEXT NOT NULL, order_id TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (account_id, order_id)) STRICT;
+      CREATE TABLE agent_spend_entries (
+        session_id TEXT NOT NULL, period_start INTEGER NOT NULL, entry_id TEXT NOT NULL, cents INTEGER NOT NULL,
+        PRIMARY KEY (session_id, period_start, entry_id)) STRICT;
+      CREATE INDEX executions_open ON executions (json_extract(record, '$.state')) WHERE json_extract(record, '$.state') IN ('accepted', 'submitted', 'unknown');`,
+  },
 ];
 
 /**

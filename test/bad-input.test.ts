@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type TestGateway } from './support/gateway.js';
+import { call, perpOrder, SESSION_TIME } from './support/execution.js';
+import { writeBootstrap, type BootstrapKeys } from './support/keys.js';
+import { SIWE_DOMAIN, TEST_WALLET, walletSession } from './support/wallet.js';
+
+let gw: TestGateway;
+let keys: BootstrapKeys;
+let session: string;
+beforeAll(async () => {
+  keys = writeBootstrap(TEST_WALLET.address);
+  gw = await startGateway({ bootstrapPath: keys.path, siweDomain: SIWE_DOMAIN, env: 'production' }, SESSION_TIME);
+  session = await walletSession(gw);
+});
+afterAll(() => gw.close());
+
+/** No GraphQL or JavaScript wording in a REST error. */
+const LIBRARY_WORDING = /Variable "\$|String!|Int!|required type|Cannot read properties|Unexpected token|" is not valid JSON|originalError|SyntaxError/;
+
+async function expect400(res: Response, field?: string) {
+  const text = await res.text();
+  expect(res.status, text).toBe(400);
+  expect(text).not.toMatch(LIBRARY_WORDING);
+  const body = JSON.parse(text);
+  expect(body).toMatchObject({ error: 'Bad Request', code: 'invalid_request', retryable: false, requestId: res.headers.get('x-request-id') });
+  if (field) expect(body.details.field).toBe(field);
+  return body;
+}
+
+const raw = (path: string, body: string, token = keys.full) =>
+  gw.get(path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
+
+describe('every bad input is a 400 in the error shape, in the client’s terms', () => {
+  it.each(['1,5', 'abc', '', ' 1', '1e5', 'NaN', '0x10'])('amount %j', async (amount) => {
+    const body = await expect400(
+      await call(gw, 'POST', '/api/v1/execute/preview', keys.full, perpOrder(`bad-${amount}`, { assetIn: { token: 'BTC', amount } })),
+      'assetIn.amount',
+    );
+    expect(body.message).toMatch(/decimal string/);
+  });
+
+  it('a numeric referenceId is refused, not coerced', async () => {
+    const body = await expect400(await call(gw, 'POST', '/api/v1/execute/preview', keys.full, perpOrder(12345 as never)), 'referenceId');
+    expect(body.message).toBe("'referenceId' must be a string.");
+  });
+
+  it('an unknown top-level field is named', async () => {
+    const body = await expect400(await call(gw, 'POST', '/api/v1/execute', keys.full, { ...perpOrder('typo'), approvalID: 'apr_1' }), 'approvalID');
+    expect(body.message).toMatch(/^'approvalID' is not a field of this request/);
+  });
+
+  it.each([
+    ['null', 'null'],
+    ['an array', '[]'],
+    ['a string', '"x"'],
+    ['malformed JSON', '{"protocol":'],
+  ])('a body that is %s', async (_name, body) => {
+    await expect400(await raw('/api/v1/execute/preview', body));
+  });
+
+  it('an empty object names the first missing field', async () => {
+    const body = await expect400(await raw('/api/v1/execute/preview', '{}'), 'protocol');
+    expect(body.message).toBe("'protocol' is required.");
+  });
+
+  it('wrong JSON types are refused, not coerced', async () => {
+    await expect400(await call(gw, 'POST', '/api/v1/execute/preview', keys.full, perpOrder('t1', { assetIn: 'BTC 1' })), 'assetIn');
+    await expect400(await call(gw, 'POST', '/api/v1/execute/preview', keys.full, perpOrder('t2', { metadata: 5 })), 'metadata');
+  });
+
+  const agentSession = (overrides: Record<string, unknown>) => ({
+    apiKeyId: 'k-full',
+    protocols: ['paper-perps'],
+    actions: ['place_order'],
+    assets: ['BTC'],
+    maxOrderNotional: '10',
+    maxPeriodNotional: '100',
+    periodSeconds: 3600,
+    expiresAt: '2026-11-19T00:00:00Z',
+    ...overrides,
+  });
+
+  it.each([
+    ['maxPeriodNotional "lots"', { maxPeriodNotional: 'lots' }, 'maxPeriodNotional'],
+    ['assets 123', { assets: 123 }, 'assets'],
+    ['periodSeconds "60"', { periodSeconds: '60' }, 'periodSeconds'],
+  ])('agent session with %s', async (_name, overrides, field) => {
+    await expect400(await call(gw, 'POST', '/api/v1/agent-sessions', session, agentSession(overrides)), field);
+  });
+
+  it('a rolled-over date (2026-02-30) is refused on a body and on a query parameter', async () => {
+    const res = await call(gw, 'POST', '/api/v1/agent-sessions', session, agentSession({ expiresAt: '2026-02-30T00:00:00Z' }));
+    expect(res.status).toBe(400);
+    expect(await res.text()).not.toMatch(LIBRARY_WORDING);
+    const history = await gw.get('/api/v1/public/markets/BTC/history?from=2026-02-30T00:00:00Z');
+    expect(history.status).toBe(400);
+  });
+});
+
+describe('GraphQL requests', () => {
+  it('a malformed body is a 400 without the parser’s own error', async () => {
+    const res = await gw.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{"query":' });
+    expect(res.status).toBe(400);
+    expect(await res.text()).not.toMatch(/originalError|SyntaxError|Unexpected end/);
+  });
+
+  it('an Accept it cannot answer is a 406 in the error shape', async () => {
+    const res = await gw.get('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/html' },
+      body: '{"query":"{ status { data { mode } } }"}',
+    });
+    expect(res.status).toBe(406);
+    expect(await res.json()).toMatchObject({ code: 'not_acceptable', requestId: res.headers.get('x-request-id') });
+  });
+
+  it('another method is a 405 with a JSON body', async () => {
+    const res = await gw.get('/graphql', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('content-type')).toMatch(/json/);
+    await res.json();
+  });
+});
