@@ -214,7 +214,8 @@ export function publicRows(results: readonly PublicResult[], sizes: readonly Cat
         `${fmt(r.gateway.reqPerSec)} / ${fmt(r.baseline.reqPerSec)} req/s = ${fmt(r.ratio, 2)}×; p99 ${fmt(r.gateway.p99)} / ${fmt(r.baseline.p99)} ms; ` +
         `${fmt(r.gateway.cpuUsPerReq)} / ${fmt(r.baseline.cpuUsPerReq)} µs CPU${clientBound}${failures ? `; ${failures} FAILED requests` : ''}`,
       goal: `${ratioGoal ? `≥ ${RATIO_GOAL}×, ` : ''}p99 ≤ ${P99_GOAL}×`,
-      pass: (!ratioGoal || r.ratio >= RATIO_GOAL) && r.p99Ratio <= P99_GOAL && failures === 0,
+      // A gateway that completed no request in the window has no p99 to compare: that is a failure, not a pass.
+      pass: (!ratioGoal || r.ratio >= RATIO_GOAL) && r.gateway.reqPerSec > 0 && r.p99Ratio <= P99_GOAL && failures === 0,
     });
   }
   for (const s of sizes)

@@ -18,11 +18,12 @@ const AuditEntryRef = builder.objectRef<AuditEntry>('AuditEntry').implement({
   }),
 });
 
-const AuditLogRef = builder.objectRef<{ entries: AuditEntry[]; valid: boolean; brokenAt: number | null }>('AuditLog').implement({
+const AuditLogRef = builder.objectRef<{ entries: AuditEntry[]; valid: boolean; brokenAt: number | null; nextCursor: string | null }>('AuditLog').implement({
   fields: (t) => ({
     entries: t.field({ type: [AuditEntryRef], resolve: (l) => l.entries }),
     chainValid: t.exposeBoolean('valid'),
     brokenAt: t.exposeInt('brokenAt', { nullable: true }),
+    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as cursor for the older entries; null at the chain start.' }),
   }),
 });
 
@@ -31,7 +32,7 @@ builder.queryFields((t) => ({
     type: AuditLogRef,
     description: 'GET /api/v1/audit',
     authScopes: { authenticated: true },
-    args: { limit: t.arg.int({ description: '1 to 1000, default 100.' }) },
-    resolve: (_r, a, ctx) => auditLog(ctx, a.limit),
+    args: { limit: t.arg.int({ description: '1 to 1000, default 100.' }), cursor: t.arg.string({ description: 'The nextCursor of the previous page.' }) },
+    resolve: (_r, a, ctx) => auditLog(ctx, a.limit, a.cursor),
   }),
 }));

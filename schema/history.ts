@@ -24,6 +24,7 @@ const MarketHistoryRef = builder.objectRef<MarketHistory>('MarketHistory').imple
     from: t.field({ type: 'DateTime', nullable: true, resolve: (h) => h.from }),
     to: t.field({ type: 'DateTime', resolve: (h) => h.to }),
     points: t.field({ type: [CandleRef], resolve: (h) => h.points }),
+    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as cursor for the older page; null when none is left.' }),
   }),
 });
 
@@ -39,6 +40,7 @@ builder.queryFields((t) => ({
       from: t.arg.string({ description: 'Inclusive lower bound, RFC 3339.' }),
       to: t.arg.string({ description: 'Inclusive upper bound, RFC 3339 (default: now).' }),
       limit: t.arg.int({ description: 'Maximum points, 1 to 366 (default 366); the most recent win.' }),
+      cursor: t.arg.string({ description: 'The nextCursor of the previous page: the points before it.' }),
     },
     resolve: (_root, args, ctx) => marketHistoryEnvelope(ctx, args),
   }),

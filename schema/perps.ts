@@ -50,6 +50,7 @@ const PerpFundingHistoryRef = builder.objectRef<PerpFundingHistory>('PerpFunding
     asset: t.exposeString('asset'),
     intervalHours: t.exposeInt('intervalHours'),
     entries: t.field({ type: [FundingPointRef], description: 'Most recent last.', resolve: (h) => h.entries }),
+    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as cursor for the older page; null when none is kept.' }),
   }),
 });
 
@@ -76,7 +77,11 @@ builder.queryFields((t) => ({
     type: PerpFundingHistoryEnvelope,
     description: 'GET /api/v1/data/perps/funding/history/{asset} (scope data:read)',
     authScopes: { 'data:read': true },
-    args: { asset: t.arg.string({ required: true }), limit: t.arg.int({ description: 'Entries, 1 to 720 (default 168).' }) },
-    resolve: (_root, args, ctx) => perpFundingHistoryEnvelope(ctx, args.asset, args.limit),
+    args: {
+      asset: t.arg.string({ required: true }),
+      limit: t.arg.int({ description: 'Entries, 1 to 720 (default 168).' }),
+      cursor: t.arg.string({ description: 'The nextCursor of the previous page: the entries before it.' }),
+    },
+    resolve: (_root, args, ctx) => perpFundingHistoryEnvelope(ctx, args.asset, args.limit, args.cursor),
   }),
 }));

@@ -1,6 +1,6 @@
 import { GraphQLError, Kind } from 'graphql';
 import { builder } from './builder.js';
-import { isRfc3339 } from '../src/domain/rfc3339.js';
+import { isoOfEpochMs, isRfc3339 } from '../src/domain/rfc3339.js';
 import { DECIMAL_PATTERN } from '../src/domain/validators.js';
 
 /** Exactly what Date.prototype.toISOString() gives for years 0000-9999. */
@@ -9,7 +9,8 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 builder.scalarType('DateTime', {
   description: 'An RFC 3339 date-time in UTC, such as 2026-11-22T10:00:00.000Z.',
   // Resolvers mostly hand over strings already in toISOString() form: pass them through unparsed.
-  serialize: (value) => (typeof value === 'string' && ISO_UTC.test(value) ? value : new Date(value as string | number | Date).toISOString()),
+  serialize: (value) =>
+    typeof value === 'number' ? isoOfEpochMs(value) : typeof value === 'string' && ISO_UTC.test(value) ? value : new Date(value as string | Date).toISOString(),
   parseValue: (value) => {
     if (typeof value !== 'string' || !isRfc3339(value)) throw new GraphQLError('DateTime must be an RFC 3339 date-time string');
     return value;

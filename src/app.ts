@@ -36,6 +36,7 @@ import { useStrictBodies } from './http/use-strict-bodies.js';
 import { useCleanErrors } from './http/use-clean-errors.js';
 import { corsPolicy } from './http/cors-policy.js';
 import { setSecurityHeaders } from './http/security-headers.js';
+import { yogaLogging } from './http/yoga-logging.js';
 import { PublicFastPath, type ErrorMasking } from './http/public-fast-path.js';
 import { requestContext } from './http/request-context.js';
 import { ExecutionControls } from './controls/execution-controls.js';
@@ -45,6 +46,7 @@ import { applyControlsFile } from './controls/controls-file.js';
 import { SharedControls } from './controls/shared-controls.js';
 import { AuditTrail } from './execution/audit-trail.js';
 import { createExecutionServices } from './execution/execution-services.js';
+import { CursorCodec } from './domain/cursor.js';
 import { createPaperVenues } from './execution/venues/paper-venues.js';
 import type { ExecutionVenue } from './execution/venues/execution-venue.js';
 import { openStores } from './stores/open-stores.js';
@@ -146,6 +148,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     operator: new OperatorAccess(config.operatorToken),
     sharedControls: new SharedControls(controls, protocols, stores.controlsChannel, logger),
     sharedState: stores.sharedState,
+    cursors: new CursorCodec(config.cursorSecret),
   };
 
   // Shared by Yoga's plugins and the public fast path (createServer), so both decide alike.
@@ -170,12 +173,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     cors: corsPolicy(config.limits.corsOrigins),
     // Never put stacks into `extensions`, in any environment.
     maskedErrors: { isDev: false },
-    logging: {
-      debug: (...args) => logger.debug({ args }, 'yoga'),
-      info: (...args) => logger.info({ args }, 'yoga'),
-      warn: (...args) => logger.warn({ args }, 'yoga'),
-      error: (...args) => logger.error({ args }, 'yoga'),
-    },
+    logging: yogaLogging(logger),
     // graphql-ws authenticates once at connection and passes its RequestAuth in.
     context: (initial: { request?: Request; auth?: RequestAuth }): GatewayContext =>
       requestContext(services, currentScope(), initial.auth ?? initial.request?.headers.get('authorization')),
@@ -246,6 +244,8 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       });
       const server = createServer((req, res) => {
         const requestId = requestIdOf(req.headers['x-request-id']);
+        // The spec's other name for the public contract document.
+        if (req.url === '/openapi.public.json' || req.url?.startsWith('/openapi.public.json?')) req.url = `/api/v1/public${req.url}`;
         setSecurityHeaders(req, res, GRAPHQL_ENDPOINT);
         if (edge.accept(req, res, requestId)) return; // request id, HEAD, metrics, access log, /healthz /readyz /metrics
         // Public GET routes skip the fetch-API and router layers; everything else goes through Yoga and Sofa.

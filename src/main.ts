@@ -1,4 +1,5 @@
 import { buildApp, type GatewayApp } from './app.js';
+import { DEMO_ACCOUNT } from './auth/key-issuer.js';
 import { loadConfig } from './config/gateway-config.js';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown.js';
 import { listen } from './lifecycle/listen.js';
@@ -19,7 +20,9 @@ try {
   if (demoKey) {
     // Shown once: only its hash is stored. Delete the data directory or use the keys CLI for another.
     process.stdout.write(
-      `\nDemo API key (all scopes, shown once):\n  ${demoKey}\n  try: curl -H 'Authorization: Bearer ${demoKey}' http://localhost:${config.port}/api/v1/capabilities\n\n`,
+      `\nDemo API key (all scopes, shown once):\n  ${demoKey}\n  try: curl -H 'Authorization: Bearer ${demoKey}' http://localhost:${config.port}/api/v1/capabilities\n` +
+        `Demo wallet: ${DEMO_ACCOUNT.wallet}, Hardhat/Anvil development account #0. ITS PRIVATE KEY IS PUBLIC: development only.\n` +
+        `  sign in with it: npm run wallet -- sign-in\n\n`,
     );
   }
   logger.info({ mode: config.mode }, 'gateway ready');

@@ -27,6 +27,7 @@ const GRAPHQL_CALL: Record<string, string> = {
   'Query.dataOrderBook': '{ dataOrderBook(asset: "BTC") { data { depth } } }',
   'Query.lendingYield': '{ lendingYield(asset: "USDC") { data { supplyApy } } }',
   'Query.portfolio': '{ portfolio { data { accountId } } }',
+  'Query.positions': '{ positions { data { loanToValue } } }',
   'Query.protocolIntelligence': '{ protocolIntelligence(protocol: "paper-perps") { data { marketCount } } }',
   'Query.capabilities': '{ capabilities { data { keyId } } }',
   'Query.workflowNodes': '{ workflowNodes { data { nodes { id } } } }',

@@ -32,19 +32,27 @@ describe('GET /api/v1/public/openapi.public.json', () => {
     }
   });
 
-  it('declares 400, 401, 403, 409 and 429 with the error schema on every operation, plus 404/503 where the spec says', () => {
+  it('declares 400, 401, 403, 409, 429 and 503 with the error schema on every operation, plus 404/503 where the spec says', () => {
+    const errorSchemaOf = (response: any) => {
+      const schema = response.content['application/json'].schema;
+      return schema.allOf ? schema.allOf[0] : schema;
+    };
     for (const item of Object.values<any>(doc.paths)) {
-      for (const status of ['400', '401', '403', '409', '429']) {
-        const ref = item.get.responses[status].$ref;
-        expect(doc.components.responses[ref.split('/').pop()].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
+      for (const status of ['400', '401', '403', '409', '429', '503']) {
+        expect(errorSchemaOf(item.get.responses[status])).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
       }
+      expect(item.get.responses['429'].headers['Retry-After']).toBeDefined();
+      expect(item.get.responses['200'].headers.RateLimit).toEqual({ $ref: '#/components/headers/RateLimit' });
+      expect(item.get.responses['200'].headers['RateLimit-Policy']).toEqual({ $ref: '#/components/headers/RateLimitPolicy' });
+      expect(item.get.responses['503'].content['application/json'].schema.allOf[1].properties.code.enum).toContain('shared_state_unavailable');
     }
     const book = doc.paths['/api/v1/public/markets/{asset}/orderbook'].get.responses;
-    expect(book['404'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorResponse');
-    expect(book['404'].description).toContain('public_orderbook_not_available');
-    expect(book['503'].description).toContain('public_orderbook_unavailable');
+    expect(errorSchemaOf(book['404'])).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
+    expect(book['404'].content['application/json'].schema.allOf[1].properties.code.enum).toEqual(['public_orderbook_not_available']);
+    expect(book['503'].content['application/json'].schema.allOf[1].properties.code.enum).toEqual(['shared_state_unavailable', 'public_orderbook_unavailable']);
     const history = doc.paths['/api/v1/public/markets/{asset}/history'].get.responses;
     expect(history['404'].content['application/json'].schema.$ref).toBe('#/components/schemas/MarketHistoryEnvelope');
+    expect(history['400'].content['application/json'].schema.allOf[1].properties.code.enum).toEqual(['invalid_public_market_history_query']);
     expect(doc.paths['/api/v1/public/data/markets.json'].get.responses['304']).toBeDefined();
   });
 

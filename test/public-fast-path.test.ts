@@ -16,7 +16,9 @@ const handle = vi.spyOn(PublicFastPath.prototype, 'handle');
 let fast: TestGateway;
 let sofa: TestGateway;
 beforeAll(async () => {
-  [fast, sofa] = await Promise.all([startGateway({}, NOW), startGateway({ publicFastPath: false }, NOW)]);
+  // One cursor secret, so both sign the same history cursors.
+  const cursorSecret = 'fast-path-test-cursor-secret-0123456789';
+  [fast, sofa] = await Promise.all([startGateway({ cursorSecret }, NOW), startGateway({ publicFastPath: false, cursorSecret }, NOW)]);
 });
 afterAll(async () => {
   await Promise.all([fast?.close(), sofa?.close()]);

@@ -14,6 +14,26 @@ afterAll(async () => {
   await gw.close();
 });
 
+/**
+ * Ingests every 50 ms until the subscriptions have their events: a subscription is registered a
+ * round trip after `subscribe`, so one poll after a fixed sleep races it on a loaded machine.
+ */
+async function ingestUntil<T extends unknown[]>(...subscriptions: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  let settled = false;
+  const poller = (async () => {
+    while (!settled) {
+      await gw.app.services.ingest.pollAll();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  try {
+    return (await Promise.all(subscriptions)) as T;
+  } finally {
+    settled = true;
+    await poller;
+  }
+}
+
 /** Collects `count` events of one subscription, failing after a timeout. */
 function take<T>(query: string, count: number, onSubscribed?: () => unknown, timeoutMs = 5_000): Promise<T[]> {
   return new Promise((resolve, reject) => {
@@ -69,12 +89,10 @@ describe('graphql-ws subscriptions', () => {
   });
 
   it('marketUpdated and orderBookUpdated deliver complete payloads from ingest', async () => {
-    const poll = () => gw.app.services.ingest.pollAll();
-    const [market, book] = await Promise.all([
+    const [market, book] = await ingestUntil<[any[], any[]]>(
       take<any>('subscription { marketUpdated(asset: "ETH") { id price freshness { stale } } }', 1, undefined),
       take<any>('subscription { orderBookUpdated(asset: "ETH") { freshness { stale } data { marketId bids { price size cumulativeSize } } } }', 1),
-      new Promise((r) => setTimeout(r, 100)).then(poll),
-    ]);
+    );
     expect(market[0].marketUpdated).toMatchObject({ id: 'ETH-PERP', freshness: { stale: false } });
     expect(market[0].marketUpdated.price).toMatch(/^\d+\.\d{2}$/);
     expect(book[0].orderBookUpdated.data.marketId).toBe('ETH-PERP');
@@ -91,13 +109,12 @@ describe('graphql-ws subscriptions', () => {
           { next: (v) => (stop(), v.errors ? reject(new Error(JSON.stringify(v.errors))) : resolve(v.data)), error: reject, complete: () => undefined },
         );
       });
-    const [a, b, sol, fragment] = await Promise.all([
+    const [a, b, sol, fragment] = await ingestUntil<[any[], any[], any, any[]]>(
       take<any>('subscription { marketUpdated(asset: "BTC") { id price } }', 1),
       take<any>('subscription { marketUpdated(asset: "BTC") { id price } }', 1),
       byVariables('SOL'),
       take<any>('subscription { marketUpdated(asset: "BTC") { ...M } } fragment M on Market { id asset }', 1),
-      new Promise((r) => setTimeout(r, 100)).then(() => gw.app.services.ingest.pollAll()),
-    ]);
+    );
     expect(a[0]).toEqual(b[0]);
     expect(Object.keys(a[0].marketUpdated).sort()).toEqual(['id', 'price']);
     expect(sol.marketUpdated).toEqual({ id: 'SOL-PERP', asset: 'SOL' });

@@ -39,6 +39,8 @@ export interface PerpFundingHistory {
   asset: string;
   intervalHours: number;
   entries: FundingPoint[];
+  /** The entries before these, or null when no older one is kept. */
+  nextCursor: string | null;
 }
 
 const annualized = (rate: string) => new Decimal(rate).mul(HOURS_PER_YEAR * 100).toFixed(4);
@@ -76,6 +78,7 @@ export async function perpFundingHistoryEnvelope(
   ctx: GatewayContext,
   asset: string,
   limit: number | null | undefined,
+  cursor?: string | null,
 ): Promise<PublicEnvelope<PerpFundingHistory>> {
   const n = limit ?? FUNDING_HISTORY_LIMIT.default;
   if (!Number.isInteger(n) || n < FUNDING_HISTORY_LIMIT.min || n > FUNDING_HISTORY_LIMIT.max) {
@@ -91,10 +94,19 @@ export async function perpFundingHistoryEnvelope(
   }
   const now = ctx.services.clock.now();
   const market = marketOfKind(ctx, asset, 'perpetual');
-  const [freshness, entries] = await Promise.all([ctx.services.reader.freshness(market, now), ctx.services.history.funding(market.id, n)]);
+  const before = cursor ? ctx.services.cursors.decode<{ m: string; before: number }>('funding', cursor, 'cursor', 'invalid_funding_history_query') : undefined;
+  if (before && before.m !== market.id)
+    throw new GatewayError(400, 'invalid_funding_history_query', `'cursor' continues another market's funding.`, {
+      details: { parameter: 'cursor' },
+      retryable: false,
+    });
+  const [freshness, page] = await Promise.all([ctx.services.reader.freshness(market, now), ctx.services.history.funding(market.id, n + 1, before?.before)]);
+  // One more than asked tells whether an older page exists.
+  const entries = page.slice(-n);
+  const nextCursor = page.length > n ? ctx.services.cursors.encode('funding', { m: market.id, before: entries[0]!.time }) : null;
   return publicEnvelope(
     ctx,
-    { marketId: market.id, asset: market.asset, intervalHours: 1, entries: entries.map((e) => ({ ...e, annualizedPct: annualized(e.rate) })) },
+    { marketId: market.id, asset: market.asset, intervalHours: 1, entries: entries.map((e) => ({ ...e, annualizedPct: annualized(e.rate) })), nextCursor },
     freshness.freshness,
     now,
   );

@@ -1,4 +1,5 @@
 import type { AuditEntry } from '../../src/execution/execution-types.js';
+import { GatewayError } from '../../src/errors/gateway-error.js';
 import { invalidField } from '../../src/errors/error-factories.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { principalOf } from './principal.js';
@@ -9,8 +10,16 @@ export const AUDIT_LIMIT = { min: 1, max: 1000, default: 100 } as const;
 export async function auditLog(
   ctx: GatewayContext,
   limit: number | null | undefined,
-): Promise<{ entries: AuditEntry[]; valid: boolean; brokenAt: number | null }> {
+  cursor?: string | null,
+): Promise<{ entries: AuditEntry[]; valid: boolean; brokenAt: number | null; nextCursor: string | null }> {
   const n = limit ?? AUDIT_LIMIT.default;
   if (n < AUDIT_LIMIT.min || n > AUDIT_LIMIT.max) throw invalidField('limit', `must be an integer from ${AUDIT_LIMIT.min} to ${AUDIT_LIMIT.max}`);
-  return ctx.services.execution.audit.read((await principalOf(ctx)).account.id, n);
+  const account = (await principalOf(ctx)).account.id;
+  // The cursor names the account too: another account's cursor is refused like a forged one.
+  const at = cursor ? ctx.services.cursors.decode<{ a: string; before: number }>('audit', cursor) : undefined;
+  if (at && at.a !== account)
+    throw new GatewayError(400, 'invalid_cursor', "'cursor' continues another account's log.", { details: { parameter: 'cursor' }, retryable: false });
+  const log = await ctx.services.execution.audit.read(account, n, at?.before);
+  const first = log.entries[0];
+  return { ...log, nextCursor: first && first.seq > 1 ? ctx.services.cursors.encode('audit', { a: account, before: first.seq }) : null };
 }

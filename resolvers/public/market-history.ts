@@ -14,6 +14,8 @@ export interface MarketHistory {
   from: number | null;
   to: number;
   points: HistoryPoint[];
+  /** Continues back in time: the points before the oldest one here (null when there are none left to ask for). */
+  nextCursor: string | null;
 }
 
 export interface HistoryArgs {
@@ -22,6 +24,14 @@ export interface HistoryArgs {
   from?: string | null;
   to?: string | null;
   limit?: number | null;
+  cursor?: string | null;
+}
+
+/** Where the next (older) history page ends: its market, resolution and inclusive upper bound. */
+interface HistoryPosition {
+  m: string;
+  r: string;
+  to: number;
 }
 
 const CODE = 'invalid_public_market_history_query';
@@ -69,11 +79,23 @@ export async function marketHistoryEnvelope(ctx: GatewayContext, args: HistoryAr
   const now = clock.now();
   const q = parseHistoryQuery(args, now);
   const market = reader.directory.resolve(args.asset);
-  const empty: MarketHistory = { asset: args.asset, marketId: null, resolution: q.resolution, from: q.from ?? null, to: q.to, points: [] };
+  const empty: MarketHistory = { asset: args.asset, marketId: null, resolution: q.resolution, from: q.from ?? null, to: q.to, points: [], nextCursor: null };
   if (!market) return publicEnvelope(ctx, empty, missingFreshness('not_found', 'unknown', now), now, 404);
 
+  // Paging back: a cursor replaces `to` with the instant before the previous page's oldest point.
+  if (args.cursor) {
+    const at = ctx.services.cursors.decode<HistoryPosition>('history', args.cursor, 'cursor', CODE);
+    if (at.m !== market.id || at.r !== q.resolution) throw invalid(`'cursor' continues another market or resolution.`, 'cursor');
+    q.to = at.to;
+    if (q.from !== undefined && q.from > q.to) throw invalid(`'from' is later than the cursor's page`, 'from');
+  }
   const result = await history.candles({ marketId: market.id, ...q, now });
   if ('refused' in result) throw invalid(result.refused, 'resolution');
   const freshness = (await reader.freshness(market, now)).freshness;
-  return publicEnvelope(ctx, { ...empty, asset: market.asset, marketId: market.id, points: result.points }, freshness, now);
+  const oldest = result.points[0];
+  const nextCursor =
+    oldest && result.points.length === q.limit && (q.from === undefined || oldest.start > q.from)
+      ? ctx.services.cursors.encode('history', { m: market.id, r: q.resolution, to: oldest.start - 1 } satisfies HistoryPosition)
+      : null;
+  return publicEnvelope(ctx, { ...empty, asset: market.asset, marketId: market.id, points: result.points, nextCursor }, freshness, now);
 }

@@ -27,9 +27,17 @@ export async function issueApiKey(
   return { secret, record };
 }
 
+/**
+ * DEVELOPMENT ONLY: the demo account's wallet is Hardhat/Anvil's account #0, whose private key
+ * (0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80) is published in every
+ * Ethereum toolchain: anyone can sign for it, which is the point (`npm run wallet` signs with it).
+ * The demo account exists only outside production and without a bootstrap file.
+ */
+export const DEV_WALLET_PRIVATE_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+
 export const DEMO_ACCOUNT: Omit<Account, 'createdAt'> = {
   id: 'demo',
-  wallet: '0x000000000000000000000000000000000000dEaD',
+  wallet: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
   balances: { USDC: '100000', WETH: '10', WBTC: '1' },
 };
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { verifyMessage, type Hex } from 'viem';
-import { generateSiweNonce, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
+import { parseSiweMessage, validateSiweMessage } from 'viem/siwe';
 import type { Clock } from '../domain/clock.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { WalletSession, WalletSessionStore } from './wallet-session-store.js';
@@ -46,7 +46,10 @@ export class WalletSessions {
   ) {}
 
   async issueNonce(): Promise<{ nonce: string; expiresAt: number; domain: string }> {
-    const nonce = generateSiweNonce();
+    // 192 bits from the system CSPRNG, alphanumeric as EIP-4361 requires. Not viem's
+    // generateSiweNonce(), which slides a window over one Math.random buffer: consecutive nonces
+    // share all but one character, so the next one is guessable.
+    const nonce = randomBytes(24).toString('hex');
     await this.store.putNonce(nonce, NONCE_TTL_MS);
     return { nonce, expiresAt: this.clock.now() + NONCE_TTL_MS, domain: this.settings.domain };
   }
@@ -64,7 +67,8 @@ export class WalletSessions {
     }
     const now = this.clock.now();
     if (!fields.address || !fields.nonce || !fields.issuedAt) throw refused('The message lacks address, nonce or issued-at.');
-    if (!validateSiweMessage({ message: fields, domain: this.settings.domain, time: new Date(now) })) {
+    const domain = domainMatches(fields.domain, this.settings.domain) ? fields.domain! : this.settings.domain;
+    if (!validateSiweMessage({ message: fields, domain, time: new Date(now) })) {
       throw refused('The message is for another domain, expired or not yet valid.', { domain: fields.domain });
     }
     const issuedAt = fields.issuedAt.getTime();
@@ -102,4 +106,17 @@ export class WalletSessions {
   revokeAll(accountId: string): Promise<void> {
     return this.store.revokeSessions(accountId);
   }
+}
+
+/**
+ * The message's domain names the gateway: exactly the configured one (which may carry a port),
+ * or, when the configured one has no port, that host with a port (`localhost:8080`, as a browser
+ * wallet writes it).
+ */
+function domainMatches(messageDomain: string | undefined, configured: string): boolean {
+  if (!messageDomain) return false;
+  const wanted = configured.toLowerCase();
+  const got = messageDomain.toLowerCase();
+  if (got === wanted) return true;
+  return !/:\d+$/.test(wanted) && got.startsWith(`${wanted}:`) && /^\d{1,5}$/.test(got.slice(wanted.length + 1));
 }

@@ -45,6 +45,8 @@ const env = z.object({
   GATEWAY_OPERATOR_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
   /** JSON file of execution controls applied at start (feature flags, kill switch, breakers, certifications). */
   GATEWAY_CONTROLS: z.string().min(1).optional(),
+  // Signs page cursors; without it a secret is made at start (set it when running several replicas).
+  GATEWAY_CURSOR_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 });
 
 export interface GatewayConfig {
@@ -75,6 +77,7 @@ export interface GatewayConfig {
   controlsPath: string | undefined;
   /** Request, GraphQL and socket bounds (src/config/limits-config.ts). */
   limits: GatewayLimits;
+  cursorSecret: string | undefined;
 }
 
 /** Reads the environment once at start-up; a bad value stops the start with a message naming it. */
@@ -115,6 +118,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConf
     operatorToken: e.GATEWAY_OPERATOR_TOKEN,
     controlsPath: e.GATEWAY_CONTROLS,
     limits: readLimits(source),
+    cursorSecret: e.GATEWAY_CURSOR_SECRET,
   };
 }
 

@@ -2,13 +2,15 @@
 import { getNamedType, isNonNullType, isObjectType, type GraphQLSchema } from 'graphql';
 import { sofaPath } from './route-registry.js';
 import { CONTRACT_SCHEMA_VERSION, type RouteSpec } from './route-spec.js';
-import { ERROR_RESPONSE_SCHEMA, FRESHNESS_SCHEMA, PUBLIC_ENVELOPE_SCHEMA, SHARED_ERROR_STATUSES } from './openapi-schemas.js';
+import { RESPONSE_HEADERS } from './openapi-errors.js';
+import { operationOf } from './openapi-operation.js';
+import { REQUEST_SCHEMAS, RESPONSE_ENUMS } from './openapi-requests.js';
+import { ERROR_RESPONSE_SCHEMA, FRESHNESS_SCHEMA, PUBLIC_ENVELOPE_SCHEMA } from './openapi-schemas.js';
 
 export type OpenApiDocument = Record<string, any>;
 type JsonSchema = Record<string, any>;
 
 const REF = '#/components/schemas/';
-const errorContent = { 'application/json': { schema: { $ref: `${REF}ErrorResponse` } } };
 
 export type ContractAudience = 'public' | 'full';
 
@@ -46,15 +48,23 @@ export function buildContractOpenApi(
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(route, sofaOp, success) };
   }
 
-  const schemas: Record<string, JsonSchema> = {
+  const own: Record<string, JsonSchema> = {
     PublicEnvelope: PUBLIC_ENVELOPE_SCHEMA,
     Freshness: FRESHNESS_SCHEMA,
     ErrorResponse: ERROR_RESPONSE_SCHEMA,
+    ...REQUEST_SCHEMAS,
   };
+  // Only the components the document's operations use, so neither document carries unused ones.
+  const schemas: Record<string, JsonSchema> = {};
   const pending = [...refsIn(paths)];
   while (pending.length > 0) {
     const name = pending.pop()!;
     if (schemas[name]) continue;
+    if (own[name]) {
+      schemas[name] = own[name];
+      pending.push(...refsIn(own[name]));
+      continue;
+    }
     const raw = sofaDoc.components?.schemas?.[name];
     if (!raw) throw new Error(`Sofa's document has no schema ${name}`);
     schemas[name] = upgradeSchema(name, raw, schema);
@@ -63,11 +73,22 @@ export function buildContractOpenApi(
 
   return {
     openapi: '3.1.0',
-    info: { ...INFO[audience], version: '1.0.0', 'x-contract-schema-version': CONTRACT_SCHEMA_VERSION },
-    servers: [{ url: '/' }],
+    info: {
+      ...INFO[audience],
+      version: '1.0.0',
+      contact: { name: 'Trading gateway maintainers' },
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      'x-contract-schema-version': CONTRACT_SCHEMA_VERSION,
+    },
+    servers: [{ url: '/', description: 'The gateway serving this document.' }],
     tags: [
       { name: 'public', description: 'Public data plane (no authentication).' },
-      ...(audience === 'full' ? [{ name: 'authenticated', description: 'Bearer API key with scopes.' }] : []),
+      ...(audience === 'full'
+        ? [
+            { name: 'public-auth', description: 'Sign in with Ethereum: public by security, the steps that obtain a wallet session.' },
+            { name: 'authenticated', description: 'Bearer API key with scopes, or a wallet session.' },
+          ]
+        : []),
     ],
     paths,
     components: {
@@ -80,70 +101,8 @@ export function buildContractOpenApi(
             },
           }
         : {}),
-      responses: Object.fromEntries(
-        Object.entries(SHARED_ERROR_STATUSES).map(([status, description]) => [
-          `Error${status}`,
-          {
-            description,
-            content: errorContent,
-            ...(status === '429' ? { headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } } } : {}),
-          },
-        ]),
-      ),
+      headers: Object.fromEntries(Object.entries(RESPONSE_HEADERS).filter(([name]) => JSON.stringify(paths).includes(`"#/components/headers/${name}"`))),
     },
-  };
-}
-
-function operationOf(route: RouteSpec, sofaOp: any, success: JsonSchema): Record<string, unknown> {
-  const sofaParams: any[] = sofaOp.parameters ?? [];
-  const parameters: any[] = [];
-  for (const [name, description] of Object.entries(route.pathParams ?? {})) {
-    parameters.push({ name, in: 'path', required: true, description, schema: { type: 'string', minLength: 1 } });
-  }
-  for (const [name, spec] of Object.entries(route.queryParams ?? {})) {
-    const { description, type, ...rules } = spec;
-    parameters.push({ name, in: 'query', required: false, description, schema: { type, ...rules } });
-  }
-  const hasBody = route.method === 'POST' || route.method === 'PATCH';
-  const declared = new Set(parameters.map((p) => `${p.in}:${p.name}`));
-  for (const p of sofaParams) {
-    // Sofa repeats body fields as query parameters; the body is the contract for those routes.
-    if (hasBody && p.in === 'query') continue;
-    if (!declared.has(`${p.in}:${p.name}`)) throw new Error(`${route.path}: Sofa parameter ${p.in}:${p.name} is missing from the route registry`);
-  }
-  const requestBody = hasBody && sofaOp.requestBody ? sofaOp.requestBody : undefined;
-
-  const headers: Record<string, unknown> = {
-    'Cache-Control': {
-      schema: { type: 'string' },
-      description: route.visibility === 'public' ? 'Cacheable only for what remains of the data max age.' : 'private, no-store',
-    },
-    'x-request-id': { schema: { type: 'string' } },
-  };
-  if (route.caching === 'etag') headers.ETag = { schema: { type: 'string' }, description: 'Weak validator of the snapshot; send it as If-None-Match.' };
-  const responses: Record<string, unknown> = {
-    '200': { description: route.summary, headers, content: { 'application/json': { schema: success } } },
-  };
-  if (route.caching === 'etag') responses['304'] = { description: 'Not modified: the snapshot behind the given ETag is current.' };
-  for (const status of Object.keys(SHARED_ERROR_STATUSES)) responses[status] = { $ref: `#/components/responses/Error${status}` };
-  for (const [status, spec] of Object.entries(route.errors ?? {})) {
-    if (!spec) continue;
-    responses[status] = spec.envelope
-      ? { description: spec.description, content: { 'application/json': { schema: success } } }
-      : { description: spec.code ? `${spec.description} Code: ${spec.code}.` : spec.description, content: errorContent };
-  }
-  const isPublic = route.visibility === 'public';
-  const security = isPublic || route.security === 'none' ? [] : route.security === 'wallet_session' ? [{ walletSession: [] }] : [{ bearerAuth: [] }];
-  return {
-    operationId: route.operationId,
-    summary: route.summary,
-    tags: [isPublic ? 'public' : 'authenticated'],
-    security,
-    ...(isPublic ? {} : { 'x-required-scopes': [...route.scopes] }),
-    ...(requestBody ? { requestBody } : {}),
-    ...(parameters.length > 0 ? { parameters } : {}),
-    responses,
-    'x-max-age-ms': route.maxAgeMs,
   };
 }
 
@@ -154,9 +113,13 @@ function upgradeSchema(name: string, raw: JsonSchema, schema: GraphQLSchema): Js
   if (!isObjectType(type) || !out.properties) return out;
   const fields = type.getFields();
   for (const [prop, propSchema] of Object.entries<JsonSchema>(out.properties)) {
+    const values = RESPONSE_ENUMS[`${name}.${prop}`];
+    const typed = values ? { ...propSchema, enum: [...values] } : propSchema;
     const field = fields[prop];
-    if (field && !isNonNullType(field.type)) out.properties[prop] = nullable(propSchema);
+    out.properties[prop] = field && !isNonNullType(field.type) ? nullable(typed) : typed;
   }
+  // Sofa selects every field, so each is always sent: nullable ones as null.
+  out.required = Object.keys(out.properties);
   if (name.endsWith('Envelope')) {
     out.additionalProperties = true;
     out.required = [...new Set([...(out.required ?? []), 'data'])];

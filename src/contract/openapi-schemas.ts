@@ -47,12 +47,3 @@ export const PUBLIC_ENVELOPE_SCHEMA = {
     data: {},
   },
 } as const;
-
-/** The statuses every public operation declares with the error schema (spec, Public endpoints). */
-export const SHARED_ERROR_STATUSES: Record<string, string> = {
-  '400': 'Invalid request.',
-  '401': 'Authentication required or key missing, malformed, revoked or not scoped.',
-  '403': 'A scope, policy, regulatory, certification or approval gate denied the request.',
-  '409': 'Idempotency or state conflict.',
-  '429': 'Rate limited; back off and retry after the rate-limit window.',
-};

@@ -35,6 +35,10 @@ export interface RouteSpec {
   maxAgeMs: number | null;
   idempotent: boolean;
   summary: string;
+  /** More than the summary: what the operation does and when to call it (the contract adds auth, freshness and idempotency). */
+  description?: string;
+  /** The named request body component (`ExecutionRequest`), for routes with a body. */
+  requestSchema?: string;
   pathParams?: Record<string, string>;
   queryParams?: Record<string, QueryParamSpec>;
   errors?: Partial<Record<number, RouteErrorSpec>>;

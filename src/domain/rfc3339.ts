@@ -11,3 +11,23 @@ export function isRfc3339(value: string): boolean {
     month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59 && offsetOk && !Number.isNaN(Date.parse(value))
   );
 }
+
+const MINUTE_MS = 60_000;
+const ALIGNED_ISO_LIMIT = 100_000;
+const alignedIso = new Map<number, string>();
+
+/**
+ * `new Date(ms).toISOString()`, remembered for whole minutes: candle buckets and funding times
+ * repeat across requests (a default history answer is 366 of them, and toISOString was a third of
+ * its CPU), while per-request instants are not worth remembering. Bounded: cleared when full.
+ */
+export function isoOfEpochMs(ms: number): string {
+  if (ms % MINUTE_MS !== 0) return new Date(ms).toISOString();
+  let iso = alignedIso.get(ms);
+  if (iso === undefined) {
+    iso = new Date(ms).toISOString();
+    if (alignedIso.size >= ALIGNED_ISO_LIMIT) alignedIso.clear();
+    alignedIso.set(ms, iso);
+  }
+  return iso;
+}

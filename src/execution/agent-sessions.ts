@@ -13,7 +13,8 @@ import { positiveDecimal } from '../domain/validators.js';
 const MAX_SESSION_MS = 30 * 24 * 3_600_000;
 const list = z.array(z.string().min(1).max(64)).min(1).max(50);
 
-const activation = z.object({
+/** The body of POST /api/v1/agent-sessions (also the contract's AgentSessionRequest). */
+export const agentSessionRequestSchema = z.object({
   apiKeyId: z.string().min(1),
   protocols: list,
   actions: list,
@@ -43,7 +44,7 @@ export class AgentSessions {
         details: { gate: 'authority', check: 'wallet_session' },
         retryable: false,
       });
-    const parsed = activation.safeParse(input);
+    const parsed = agentSessionRequestSchema.safeParse(input);
     if (!parsed.success) throw invalidBody(parsed.error);
     const a = parsed.data;
     const now = this.deps.clock.now();

@@ -1,3 +1,4 @@
+import { approvalStateAt } from './record-listing.js';
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/authenticator.js';
 import { FRESH_SIGNATURE_MS, type WalletSessions } from '../auth/wallet-sessions.js';
@@ -22,7 +23,7 @@ export const instructionResource = (hash: string) => `urn:gateway:instruction:${
 
 /** Pending and approved approvals read as expired once their time is up. */
 export function effectiveState(a: Approval, now: number): ApprovalState {
-  return (a.state === 'pending' || a.state === 'approved') && a.expiresAt <= now ? 'expired' : a.state;
+  return approvalStateAt(a, now);
 }
 
 const approvalNotFound = (id: string) => notFound('approval_not_found', `No approval ${id} for this account.`);

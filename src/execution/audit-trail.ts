@@ -21,8 +21,8 @@ export class AuditTrail {
     }
   }
 
-  async read(accountId: string, limit: number): Promise<{ entries: AuditEntry[]; valid: boolean; brokenAt: number | null }> {
-    const entries = await this.store.list(accountId, limit);
+  async read(accountId: string, limit: number, beforeSeq?: number): Promise<{ entries: AuditEntry[]; valid: boolean; brokenAt: number | null }> {
+    const entries = await this.store.list(accountId, limit, beforeSeq);
     // A window that starts mid-chain verifies its own links; the first entry's prevHash is trusted.
     return { entries, ...verifyAuditChain(entries) };
   }

@@ -1,4 +1,5 @@
 import type { WalletSessions } from '../auth/wallet-sessions.js';
+import { AccountRecords } from './account-records.js';
 import { AgentSessions } from './agent-sessions.js';
 import { Approvals } from './approvals.js';
 import type { AuditTrail } from './audit-trail.js';
@@ -23,6 +24,8 @@ export interface ExecutionServices {
   wallets: WalletSessions;
   /** The paper ledger (the portfolio reads balances through it). */
   ledger: Ledger;
+  /** The account's executions and approvals, listed a page at a time. */
+  records: AccountRecords;
   gates: {
     /** What blocks every instruction of a protocol action now, in gate order (capabilities). */
     standingBlocks(input: Omit<StandingContext, 'deps'>): Promise<GateVerdict[]>;
@@ -42,6 +45,7 @@ export function createExecutionServices(deps: ExecutionDeps, wallets: WalletSess
     audit: deps.audit,
     wallets,
     ledger: deps.ledger,
+    records: new AccountRecords(deps),
     gates: { standingBlocks: (input) => standingBlocks({ deps, ...input }) },
   };
 }

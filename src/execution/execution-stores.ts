@@ -1,5 +1,6 @@
 import type { WalletSessionStore } from '../auth/wallet-session-store.js';
 import type { AgentSession, Approval, AuditEntry, Execution } from './execution-types.js';
+import type { ListQuery } from './record-listing.js';
 
 /** Outcome of an idempotency claim: a new claim, or what already holds the key. */
 export type ClaimResult = { claimed: true } | { claimed: false; fingerprint: string; value: string | null };
@@ -33,6 +34,8 @@ export interface ApprovalStore {
   ): Promise<'consumed' | 'not_found' | 'not_approved' | 'expired' | 'hash_mismatch' | 'already_consumed'>;
   /** Gives back an approval consumed by `executionId` whose order never reached a venue; false when it was not. */
   release(id: string, executionId: string): Promise<boolean>;
+  /** An account's approvals, newest first, filtered (state as read at `now`), from a position. */
+  list(accountId: string, query: ListQuery): Promise<Approval[]>;
 }
 
 export interface ExecutionStore {
@@ -42,6 +45,8 @@ export interface ExecutionStore {
   findByReference(accountId: string, referenceId: string): Promise<Execution | undefined>;
   /** Executions not yet in a final state (accepted, submitted, unknown): what the reconciler finishes. */
   listOpen(limit: number): Promise<Execution[]>;
+  /** An account's executions, newest first, filtered, from a position. */
+  list(accountId: string, query: ListQuery): Promise<Execution[]>;
 }
 
 export interface AgentSessionStore {
@@ -99,7 +104,8 @@ export type BookResult =
 /** Append-only, hash-chained per account. */
 export interface AuditStore {
   append(accountId: string, entry: Omit<AuditEntry, 'seq' | 'prevHash' | 'hash' | 'accountId'>): Promise<AuditEntry>;
-  list(accountId: string, limit: number): Promise<AuditEntry[]>;
+  /** The most recent `limit` entries (before `beforeSeq` when given), oldest first. */
+  list(accountId: string, limit: number, beforeSeq?: number): Promise<AuditEntry[]>;
 }
 
 /** The stores of the execution plane: the policy store (approvals, sessions) and its records. */

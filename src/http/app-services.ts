@@ -7,6 +7,7 @@ import type { ExecutionControls } from '../controls/execution-controls.js';
 import type { OperatorAccess } from '../controls/operator-access.js';
 import type { SharedControls } from '../controls/shared-controls.js';
 import type { Clock } from '../domain/clock.js';
+import type { CursorCodec } from '../domain/cursor.js';
 import type { SharedState } from '../domain/shared-state.js';
 import type { GatewayEvents } from '../events/gateway-events.js';
 import type { ExecutionServices } from '../execution/execution-services.js';
@@ -38,4 +39,6 @@ export interface AppServices {
   sharedControls: SharedControls;
   /** Where shared state lives (embedded or Redis) and whether it is reachable. */
   sharedState: SharedState;
+  /** Signs and checks page cursors (GATEWAY_CURSOR_SECRET). */
+  cursors: CursorCodec;
 }

@@ -10,7 +10,6 @@ import type { RequestScope } from './request-scope.js';
  */
 export function requestContext(services: AppServices, http: RequestScope | undefined, auth: RequestAuth | string | null | undefined): GatewayContext {
   const requestAuth = auth instanceof RequestAuth ? auth : (http?.auth ?? new RequestAuth(services.authenticator, auth));
-  // Kept on the scope: resolvers reuse it, and the access log names the key it resolved to.
   if (http) http.auth = requestAuth;
   return { services, http, auth: requestAuth };
 }

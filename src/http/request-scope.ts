@@ -17,7 +17,7 @@ export interface RequestScope {
   etag?: string;
   /** Extra response headers a resolver decided (Idempotent-Replayed). */
   headers?: Record<string, string>;
-  /** The request's credential, once the edge or the context has it (auth first); resolvers reuse it, the access log names its key. */
+  /** The request's credential, once the edge has resolved it (auth first); resolvers reuse it and the access log names the key. */
   auth?: RequestAuth;
 }
 

@@ -77,6 +77,12 @@ export function useSharedEventResults(): Plugin {
 
 function markShared(result: ExecutionResult): ExecutionResult {
   shared.add(result);
+  // Yoga's result processors (the SSE writer among them) serialise a result with its own
+  // `stringify` when it has one: so SSE too serialises a shared result once, not per subscriber.
+  Object.defineProperty(result, 'stringify', {
+    value: (r: unknown) => (r === result ? sharedResultJson(result) : undefined) ?? JSON.stringify(r),
+    enumerable: false,
+  });
   return result;
 }
 

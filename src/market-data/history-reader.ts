@@ -3,6 +3,9 @@ import type { CandleStore } from './candle-store.js';
 import { loadHistory, type HistoryRequest, type HistoryResult } from './candle-history.js';
 import type { FundingStore } from './funding-store.js';
 
+/** Settled funding the stores keep per market (the Redis store trims to it). */
+const FUNDING_KEPT = 720;
+
 /** Stored history, as resolvers read it: candles aggregated from stored observations, settled funding. */
 export class HistoryReader {
   constructor(
@@ -14,8 +17,13 @@ export class HistoryReader {
     return loadHistory(this.candleStore, request);
   }
 
-  /** The most recent `limit` settled funding intervals of a perpetual, oldest first. */
-  funding(marketId: string, limit: number): Promise<FundingEntry[]> {
-    return this.fundingStore.latest(marketId, limit);
+  /**
+   * The most recent `limit` settled funding intervals of a perpetual, oldest first; with
+   * `before`, those settled before it (among the kept ones: the store keeps the last 720).
+   */
+  async funding(marketId: string, limit: number, before?: number): Promise<FundingEntry[]> {
+    if (before === undefined) return this.fundingStore.latest(marketId, limit);
+    const kept = await this.fundingStore.latest(marketId, FUNDING_KEPT);
+    return kept.filter((e) => e.time < before).slice(-limit);
   }
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../../src/execution/audit-chain.js';
 import type { AgentSession, Approval, Execution } from '../../src/execution/execution-types.js';
 import type { ExecutionStores } from '../../src/execution/execution-stores.js';
+import { positionOf, type ListQuery } from '../../src/execution/record-listing.js';
 
 const NOW = 1_800_000_000_000;
 
@@ -103,6 +104,72 @@ export function executionStoresContract(name: string, make: () => Promise<Execut
       expect(await executions.findByReference('other', 'ref-1')).toBeUndefined();
     });
 
+    it('executions: listed newest first in pages from a position, with state, protocol, reference prefix and time filters', async () => {
+      const { executions } = await make();
+      const account = `list-${Math.random().toString(36).slice(2)}`;
+      const all: Execution[] = [];
+      for (let i = 0; i < 60; i++) {
+        // Pairs share a creation time, so ties are ordered by id.
+        const e: Execution = {
+          ...execution(`e-${String(i).padStart(3, '0')}`, `${i % 3 === 0 ? 'hedge' : 'ord'}-${i}`),
+          accountId: account,
+          createdAt: NOW + Math.floor(i / 2) * 1000,
+          state: i % 2 === 0 ? 'filled' : 'rejected',
+          protocol: i % 4 === 0 ? 'paper-swap' : 'paper-perps',
+        };
+        all.push(e);
+        await executions.create(e);
+      }
+      await executions.create({ ...execution('other-1', 'ord-x'), accountId: `${account}-other` });
+      const expected = (keep: (e: Execution) => boolean) =>
+        all
+          .filter(keep)
+          .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
+          .map((e) => e.id);
+      const pages = async (q: Omit<ListQuery, 'limit' | 'now'>, limit: number) => {
+        const ids: string[] = [];
+        let after: ListQuery['after'];
+        for (let n = 0; n < 100; n++) {
+          const page = await executions.list(account, { ...q, limit, now: NOW, ...(after ? { after } : {}) });
+          ids.push(...page.map((e) => e.id));
+          if (page.length < limit) return ids;
+          after = positionOf(page.at(-1)!);
+        }
+        throw new Error('paging never ended');
+      };
+      expect(await pages({}, 7)).toEqual(expected(() => true));
+      expect(await pages({ state: 'filled', protocol: 'paper-perps' }, 5)).toEqual(expected((e) => e.state === 'filled' && e.protocol === 'paper-perps'));
+      expect(await pages({ referencePrefix: 'hedge-' }, 4)).toEqual(expected((e) => e.referenceId.startsWith('hedge-')));
+      const from = NOW + 5000;
+      const to = NOW + 12_000;
+      expect(await pages({ from, to }, 3)).toEqual(expected((e) => e.createdAt >= from && e.createdAt <= to));
+      expect(await executions.list(account, { limit: 10, now: NOW, state: 'unknown' })).toEqual([]);
+    });
+
+    it('approvals: listed newest first in pages; an approval past its expiry lists as expired', async () => {
+      const { approvals } = await make();
+      const account = `list-${Math.random().toString(36).slice(2)}`;
+      for (let i = 0; i < 12; i++) {
+        await approvals.create(
+          approval(`a-${String(i).padStart(2, '0')}`, {
+            accountId: account,
+            createdAt: NOW + i * 1000,
+            expiresAt: NOW + i * 1000 + 5000,
+            instruction: { referenceId: `ref-${i}`, protocol: i % 2 ? 'paper-perps' : 'paper-lending' },
+          }),
+        );
+      }
+      const now = NOW + 10_000;
+      const first = await approvals.list(account, { limit: 5, now });
+      expect(first.map((a) => a.id)).toEqual(['a-11', 'a-10', 'a-09', 'a-08', 'a-07']);
+      const second = await approvals.list(account, { limit: 5, now, after: positionOf(first.at(-1)!) });
+      expect(second.map((a) => a.id)).toEqual(['a-06', 'a-05', 'a-04', 'a-03', 'a-02']);
+      const expired = await approvals.list(account, { limit: 50, now, state: 'expired' });
+      expect(expired.map((a) => a.id)).toEqual(['a-05', 'a-04', 'a-03', 'a-02', 'a-01', 'a-00']);
+      const pending = await approvals.list(account, { limit: 50, now, state: 'pending', protocol: 'paper-perps', referencePrefix: 'ref-1' });
+      expect(pending.map((a) => a.id)).toEqual(['a-11']);
+    });
+
     it('agent sessions: listed per account; period spend is capped atomically', async () => {
       const { agentSessions } = await make();
       await agentSessions.put(session('s1'));
@@ -155,6 +222,9 @@ export function executionStoresContract(name: string, make: () => Promise<Execut
       expect(entries.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
       expect(verifyAuditChain(entries)).toEqual({ valid: true, brokenAt: null });
       expect((await audit.list('acct', 5)).map((e) => e.seq)).toEqual([16, 17, 18, 19, 20]);
+      expect((await audit.list('acct', 5, 16)).map((e) => e.seq)).toEqual([11, 12, 13, 14, 15]);
+      expect((await audit.list('acct', 5, 3)).map((e) => e.seq)).toEqual([1, 2]);
+      expect(await audit.list('acct', 5, 1)).toEqual([]);
       const tampered = entries.map((e, i) => (i === 7 ? { ...e, details: { i: 'changed' } } : e));
       expect(verifyAuditChain(tampered)).toEqual({ valid: false, brokenAt: 8 });
     });

@@ -15,12 +15,12 @@ export const SIWE_DOMAIN = 'gateway.test';
 /** Asks the gateway for a nonce, then signs an EIP-4361 message with it. */
 export async function signedMessage(
   gw: GatewayClient,
-  options: { wallet?: typeof TEST_WALLET; statement?: string; resources?: string[]; issuedAt?: Date; nonce?: string } = {},
+  options: { wallet?: typeof TEST_WALLET; statement?: string; resources?: string[]; issuedAt?: Date; nonce?: string; domain?: string } = {},
 ): Promise<{ message: string; signature: string; nonce: string }> {
   const wallet = options.wallet ?? TEST_WALLET;
   const nonce = options.nonce ?? (await (await gw.get('/api/v1/auth/siwe/nonce', { method: 'POST' })).json()).nonce;
   const message = createSiweMessage({
-    domain: SIWE_DOMAIN,
+    domain: options.domain ?? SIWE_DOMAIN,
     address: wallet.address,
     uri: `https://${SIWE_DOMAIN}`,
     version: '1',

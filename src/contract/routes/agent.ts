@@ -23,6 +23,7 @@ export const AGENT_ROUTES: readonly RouteSpec[] = [
   }),
   accountRoute({
     operationId: 'activateAgentSession',
+    requestSchema: 'AgentSessionRequest',
     method: 'POST',
     path: '/api/v1/agent-sessions',
     field: 'Mutation.activateAgentSession',

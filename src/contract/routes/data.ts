@@ -49,6 +49,7 @@ export const DATA_ROUTES: readonly RouteSpec[] = [
         default: FUNDING_HISTORY_LIMIT.default,
         description: 'Entries to return (hourly; 720 is 30 days).',
       },
+      cursor: { type: 'string', description: 'The nextCursor of the previous page: the entries settled before it (the last 720 are kept).' },
     },
     invalidInputCode: 'invalid_funding_history_query',
     errors: { 404: { description: 'No perpetual market for this asset.', code: 'market_not_found' } },
@@ -80,6 +81,14 @@ export const DATA_ROUTES: readonly RouteSpec[] = [
     field: 'Query.portfolio',
     maxAgeMs: MAX_AGE_MS.default,
     summary: "The key's account: wallet, balances and their value at current prices.",
+  }),
+  dataRoute({
+    operationId: 'getPositions',
+    path: '/api/v1/data/positions',
+    field: 'Query.positions',
+    maxAgeMs: MAX_AGE_MS.default,
+    summary:
+      "The key's open positions: perpetuals (size, entry, mark, unrealised PnL, margin, liquidation price) and lending (supplied, borrowed, accrued interest, LTV).",
   }),
   dataRoute({
     operationId: 'getProtocolIntelligence',

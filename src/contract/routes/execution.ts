@@ -1,4 +1,6 @@
-import type { RouteSpec, RouteVisibility } from '../route-spec.js';
+import { PROTOCOL_IDS } from '../openapi-requests.js';
+import type { QueryParamSpec, RouteSpec, RouteVisibility } from '../route-spec.js';
+import { APPROVAL_STATES, EXECUTION_STATES } from '../../execution/execution-types.js';
 
 export const executionRoute = (
   r: Omit<RouteSpec, 'visibility' | 'caching' | 'maxAgeMs'> & { maxAgeMs?: number | null; visibility?: RouteVisibility },
@@ -10,6 +12,17 @@ export const executionRoute = (
 });
 
 const approvalParam = { approvalId: 'An approval id (apr_...).' };
+
+/** Paging and filters of the account lists (executions, approvals). */
+const listParams = (states: readonly string[]): Record<string, QueryParamSpec> => ({
+  limit: { type: 'integer', minimum: 1, maximum: 100, default: 25, description: 'Records per page, newest first.' },
+  cursor: { type: 'string', description: 'The nextCursor of the previous page (opaque, signed); omit for the first page.' },
+  state: { type: 'string', enum: states, description: 'Only records in this state.' },
+  protocol: { type: 'string', enum: PROTOCOL_IDS, description: 'Only records of this protocol.' },
+  referenceId: { type: 'string', description: 'Only records whose referenceId starts with this.' },
+  from: { type: 'string', format: 'date-time', description: 'Created at or after (RFC 3339).' },
+  to: { type: 'string', format: 'date-time', description: 'Created at or before (RFC 3339).' },
+});
 
 /** Wallet sign-in, preview, approvals, execution, audit, key revocation and operator controls (spec: execution sequence). */
 export const EXECUTION_ROUTES: readonly RouteSpec[] = [
@@ -25,6 +38,7 @@ export const EXECUTION_ROUTES: readonly RouteSpec[] = [
   }),
   executionRoute({
     operationId: 'verifySiwe',
+    requestSchema: 'SiweVerifyRequest',
     method: 'POST',
     path: '/api/v1/auth/siwe/verify',
     field: 'Mutation.verifySiwe',
@@ -45,6 +59,7 @@ export const EXECUTION_ROUTES: readonly RouteSpec[] = [
   }),
   executionRoute({
     operationId: 'previewExecution',
+    requestSchema: 'ExecutionRequest',
     workflow: 'preview',
     method: 'POST',
     path: '/api/v1/execute/preview',
@@ -56,6 +71,7 @@ export const EXECUTION_ROUTES: readonly RouteSpec[] = [
   }),
   executionRoute({
     operationId: 'createApproval',
+    requestSchema: 'ExecutionRequest',
     workflow: 'approval',
     method: 'POST',
     path: '/api/v1/execute/approvals',
@@ -64,6 +80,20 @@ export const EXECUTION_ROUTES: readonly RouteSpec[] = [
     idempotent: false,
     security: 'wallet_session',
     summary: 'An exact, short-lived, one-time approval of a previewed instruction (wallet session).',
+  }),
+  executionRoute({
+    operationId: 'listApprovals',
+    method: 'GET',
+    path: '/api/v1/execute/approvals',
+    field: 'Query.approvals',
+    scopes: ['data:read'],
+    idempotent: false,
+    queryParams: listParams(APPROVAL_STATES),
+    invalidInputCode: 'invalid_list_query',
+    summary: "The account's approvals, newest first, a page at a time (limit, cursor → nextCursor), with filters.",
+    description:
+      "The account's approvals, newest first. Follow nextCursor until it is null; a cursor only continues the list it came from, and a forged or altered one is 400 invalid_cursor. An approval past its expiry lists as expired.",
+    errors: { 400: { description: 'A bad limit, state, protocol, date-time or cursor.', code: 'invalid_cursor' } },
   }),
   executionRoute({
     operationId: 'getApproval',
@@ -78,6 +108,7 @@ export const EXECUTION_ROUTES: readonly RouteSpec[] = [
   }),
   executionRoute({
     operationId: 'decideApproval',
+    requestSchema: 'ApprovalDecision',
     workflow: 'approval',
     method: 'PATCH',
     path: '/api/service/ai/approvals/{approvalId}',
@@ -91,6 +122,7 @@ export const EXECUTION_ROUTES: readonly RouteSpec[] = [
   }),
   executionRoute({
     operationId: 'execute',
+    requestSchema: 'ExecuteRequest',
     workflow: 'execute',
     method: 'POST',
     path: '/api/v1/execute',
@@ -99,6 +131,20 @@ export const EXECUTION_ROUTES: readonly RouteSpec[] = [
     idempotent: true,
     summary: 'Executes the unchanged request with an approvalId (interactive) or under an agent session (API key); gated, fails closed.',
     errors: { 503: { description: 'POLICY_UNAVAILABLE or VENUE_UNHEALTHY: nothing was executed.' } },
+  }),
+  executionRoute({
+    operationId: 'listExecutions',
+    method: 'GET',
+    path: '/api/v1/execute/executions',
+    field: 'Query.executions',
+    scopes: ['data:read'],
+    idempotent: false,
+    queryParams: listParams(EXECUTION_STATES),
+    invalidInputCode: 'invalid_list_query',
+    summary: "The account's executions, newest first, a page at a time (limit, cursor → nextCursor), with filters.",
+    description:
+      "The account's executions, newest first: find what a lost response did. Follow nextCursor until it is null; a cursor only continues the list it came from, and a forged or altered one is 400 invalid_cursor.",
+    errors: { 400: { description: 'A bad limit, state, protocol, date-time or cursor.', code: 'invalid_cursor' } },
   }),
   executionRoute({
     operationId: 'getExecution',
@@ -141,7 +187,11 @@ export const EXECUTION_ROUTES: readonly RouteSpec[] = [
     field: 'Query.auditLog',
     scopes: [],
     idempotent: false,
-    queryParams: { limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100, description: 'Most recent entries to return.' } },
+    queryParams: {
+      limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100, description: 'Most recent entries to return.' },
+      cursor: { type: 'string', description: 'The nextCursor of the previous page: the entries before it, back to the chain start.' },
+    },
+    errors: { 400: { description: 'A bad limit or cursor.', code: 'invalid_cursor' } },
     summary: "The account's append-only, hash-chained audit log, with a verification of the chain.",
   }),
   executionRoute({

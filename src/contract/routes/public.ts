@@ -50,6 +50,11 @@ export const PUBLIC_ROUTES: readonly RouteSpec[] = [
         default: HISTORY_LIMIT.default,
         description: 'Maximum points; the most recent win.',
       },
+      cursor: {
+        type: 'string',
+        description:
+          'The nextCursor of the previous page: the same market and resolution, ending just before its oldest point (paging back past 366 points; equivalent to to = that point - 1 ms).',
+      },
     },
     errors: { 404: { description: 'Unknown market: a stale, empty history envelope.', envelope: true } },
     invalidInputCode: 'invalid_public_market_history_query',

@@ -68,8 +68,10 @@ export class OrderBookVenue implements ExecutionVenue {
           [SETTLEMENT]: margin.plus(fee).neg().toString(),
           [`margin:${market.id}`]: margin.toString(),
           [`position:${market.id}`]: filled.mul(sign).toString(),
+          // Signed notional: entry price = cost / position, unrealised PnL = position × mark − cost.
+          [`cost:${market.id}`]: notional.mul(sign).toString(),
         },
-        mayGoNegative: [`position:${market.id}`],
+        mayGoNegative: [`position:${market.id}`, `cost:${market.id}`],
       };
     }
     return {

@@ -1,5 +1,6 @@
 import type { ApprovalStore } from '../../execution/execution-stores.js';
 import type { Approval } from '../../execution/execution-types.js';
+import { collectPage, approvalMatches, isAfter, newestFirst, type ListQuery } from '../../execution/record-listing.js';
 
 export class MemoryApprovalStore implements ApprovalStore {
   private readonly approvals = new Map<string, Approval>();
@@ -34,5 +35,14 @@ export class MemoryApprovalStore implements ApprovalStore {
     if (a?.state !== 'consumed' || a.executionId !== executionId) return false;
     Object.assign(a, { state: 'approved', consumedAt: null, executionId: null });
     return true;
+  }
+  async list(accountId: string, q: ListQuery) {
+    const mine = [...this.approvals.values()].filter((r) => r.accountId === accountId).sort(newestFirst);
+    const page = await collectPage(
+      async (after, size) => mine.filter((r) => isAfter(r, after)).slice(0, size),
+      (r) => approvalMatches(r, q),
+      q,
+    );
+    return page.map((r) => structuredClone(r));
   }
 }

@@ -13,7 +13,10 @@ export class MemoryAuditStore implements AuditStore {
     chain.push(full);
     return structuredClone(full);
   }
-  async list(accountId: string, limit: number) {
-    return (this.chains.get(accountId) ?? []).slice(-limit).map((x) => structuredClone(x));
+  async list(accountId: string, limit: number, beforeSeq?: number) {
+    return (this.chains.get(accountId) ?? [])
+      .filter((e) => beforeSeq === undefined || e.seq < beforeSeq)
+      .slice(-limit)
+      .map((x) => structuredClone(x));
   }
 }

@@ -1,5 +1,6 @@
 import type { ExecutionStore } from '../../execution/execution-stores.js';
 import { isFinalState, type Execution } from '../../execution/execution-types.js';
+import { collectPage, executionMatches, isAfter, newestFirst, type ListQuery } from '../../execution/record-listing.js';
 
 export class MemoryExecutionStore implements ExecutionStore {
   private readonly executions = new Map<string, Execution>();
@@ -24,5 +25,14 @@ export class MemoryExecutionStore implements ExecutionStore {
       .filter((e) => !isFinalState(e.state))
       .slice(0, limit)
       .map((e) => structuredClone(e));
+  }
+  async list(accountId: string, q: ListQuery) {
+    const mine = [...this.executions.values()].filter((r) => r.accountId === accountId).sort(newestFirst);
+    const page = await collectPage(
+      async (after, size) => mine.filter((r) => isAfter(r, after)).slice(0, size),
+      (r) => executionMatches(r, q),
+      q,
+    );
+    return page.map((r) => structuredClone(r));
   }
 }

@@ -2,6 +2,8 @@ import type { ApprovalStore } from '../../execution/execution-stores.js';
 import type { Approval } from '../../execution/execution-types.js';
 import { LuaScript, type RedisConnection } from './redis-connection.js';
 import { json, RECORD_TTL_MS } from './redis-json.js';
+import { approvalMatches, collectPage, type ListQuery } from '../../execution/record-listing.js';
+import { RedisListingIndex } from './redis-listing.js';
 
 /** KEYS[1] approval; ARGV: to-state, now. pending and unexpired → decided, else nil. */
 const DECIDE = new LuaScript(`
@@ -45,9 +47,13 @@ return 1`);
 export class RedisApprovalStore implements ApprovalStore {
   constructor(private readonly redis: RedisConnection) {}
   private k = (id: string) => this.redis.key('approval', id);
+  private get index() {
+    return new RedisListingIndex(this.redis, 'approvals', this.k);
+  }
   async create(a: Approval) {
     return this.redis.guard(async () => {
-      await this.redis.client.set(this.k(a.id), JSON.stringify(a), { PX: RECORD_TTL_MS });
+      const multi = this.redis.client.multi().set(this.k(a.id), JSON.stringify(a), { PX: RECORD_TTL_MS });
+      await this.index.add(multi, a.accountId, a.id, a.createdAt).exec();
     });
   }
   async get(id: string) {
@@ -67,5 +73,14 @@ export class RedisApprovalStore implements ApprovalStore {
   }
   async release(id: string, executionId: string) {
     return this.redis.guard(async () => (await this.redis.run(RELEASE, [this.k(id)], [executionId])) === 1);
+  }
+  async list(accountId: string, q: ListQuery) {
+    return this.redis.guard(() =>
+      collectPage<Approval>(
+        (after, size) => this.index.batch(accountId, after, size),
+        (a) => approvalMatches(a, q),
+        q,
+      ),
+    );
   }
 }

@@ -31,9 +31,13 @@ export class RedisAuditStore implements AuditStore {
       throw new Error(`audit chain of ${accountId} is too contended`);
     });
   }
-  async list(accountId: string, limit: number) {
+  async list(accountId: string, limit: number, beforeSeq?: number) {
     return this.redis.guard(async () => {
-      return (await this.redis.client.lRange(this.list_(accountId), -limit, -1)).map((e) => JSON.parse(e) as AuditEntry);
+      // The chain is append-only from seq 1: seq s sits at index s - 1.
+      if (beforeSeq === undefined) return (await this.redis.client.lRange(this.list_(accountId), -limit, -1)).map((e) => JSON.parse(e) as AuditEntry);
+      const end = beforeSeq - 2;
+      if (end < 0) return [];
+      return (await this.redis.client.lRange(this.list_(accountId), Math.max(0, end - limit + 1), end)).map((e) => JSON.parse(e) as AuditEntry);
     });
   }
 }

@@ -2,6 +2,8 @@ import type { ExecutionStore } from '../../execution/execution-stores.js';
 import { isFinalState, type Execution } from '../../execution/execution-types.js';
 import type { RedisConnection } from './redis-connection.js';
 import { json, RECORD_TTL_MS } from './redis-json.js';
+import { collectPage, executionMatches, type ListQuery } from '../../execution/record-listing.js';
+import { RedisListingIndex } from './redis-listing.js';
 
 export class RedisExecutionStore implements ExecutionStore {
   constructor(private readonly redis: RedisConnection) {}
@@ -9,14 +11,17 @@ export class RedisExecutionStore implements ExecutionStore {
   private ref = (accountId: string, referenceId: string) => this.redis.key('execution-ref', accountId, referenceId);
   /** Ids of executions not yet final, for the reconciler (every replica's). */
   private open = () => this.redis.key('executions-open');
+  private get index() {
+    return new RedisListingIndex(this.redis, 'executions', this.k);
+  }
   async create(e: Execution) {
     return this.redis.guard(async () => {
-      await this.redis.client
+      const multi = this.redis.client
         .multi()
         .set(this.k(e.id), JSON.stringify(e), { PX: RECORD_TTL_MS })
         .set(this.ref(e.accountId, e.referenceId), e.id, { PX: RECORD_TTL_MS })
-        .sAdd(this.open(), e.id)
-        .exec();
+        .sAdd(this.open(), e.id);
+      await this.index.add(multi, e.accountId, e.id, e.createdAt).exec();
     });
   }
   async listOpen(limit: number) {
@@ -45,5 +50,14 @@ export class RedisExecutionStore implements ExecutionStore {
       const id = await this.redis.client.get(this.ref(accountId, referenceId));
       return id ? this.get(id) : undefined;
     });
+  }
+  async list(accountId: string, q: ListQuery) {
+    return this.redis.guard(() =>
+      collectPage<Execution>(
+        (after, size) => this.index.batch(accountId, after, size),
+        (e) => executionMatches(e, q),
+        q,
+      ),
+    );
   }
 }

@@ -1,4 +1,5 @@
 import type { Approval } from '../../execution/execution-types.js';
+import { collectPage, approvalMatches, type ListQuery } from '../../execution/record-listing.js';
 import type { ApprovalStore } from '../../execution/execution-stores.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 
@@ -13,7 +14,14 @@ export class SqliteApprovalStore implements ApprovalStore {
   private readonly consumeTx;
   private readonly releaseTx;
 
+  private readonly page;
+
   constructor(db: SqliteDatabase) {
+    // Newest first from a position (created_at, id), on the account's index (migration 4).
+    this.page = db.prepare<[string, number, number, string, number], { record: string }>(
+      `SELECT record FROM approvals WHERE account_id = ? AND (json_extract(record, '$.createdAt') < ? OR (json_extract(record, '$.createdAt') = ? AND id < ?))
+       ORDER BY json_extract(record, '$.createdAt') DESC, id DESC LIMIT ?`,
+    );
     this.read = db.prepare<[string], { record: string }>('SELECT record FROM approvals WHERE id = ?');
     this.insert = db.prepare<[string, string, string]>('INSERT OR REPLACE INTO approvals (id, account_id, record) VALUES (?, ?, ?)');
     this.replace = db.prepare<[string, string]>('UPDATE approvals SET record = ? WHERE id = ?');
@@ -65,5 +73,16 @@ export class SqliteApprovalStore implements ApprovalStore {
 
   async consume(id: string, hash: string, executionId: string, now: number): Promise<ConsumeOutcome> {
     return this.consumeTx.immediate(id, hash, executionId, now);
+  }
+
+  async list(accountId: string, q: ListQuery): Promise<Approval[]> {
+    return collectPage(
+      async (after, size) =>
+        this.page
+          .all(accountId, after?.at ?? Number.MAX_SAFE_INTEGER, after?.at ?? Number.MAX_SAFE_INTEGER, after?.id ?? '\uffff', size)
+          .map((r) => JSON.parse(r.record) as Approval),
+      (r) => approvalMatches(r, q),
+      q,
+    );
   }
 }

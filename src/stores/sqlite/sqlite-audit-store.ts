@@ -16,8 +16,8 @@ export class SqliteAuditStore implements AuditStore {
     const insert = db.prepare<[string, number, string, string, string]>(
       'INSERT INTO audit_entries (account_id, seq, prev_hash, hash, entry) VALUES (?, ?, ?, ?, ?)',
     );
-    this.readLast = db.prepare<[string, number], { entry: string }>(
-      'SELECT entry FROM (SELECT seq, entry FROM audit_entries WHERE account_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq',
+    this.readLast = db.prepare<[string, number, number], { entry: string }>(
+      'SELECT entry FROM (SELECT seq, entry FROM audit_entries WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?) ORDER BY seq',
     );
     this.appendTx = db.transaction((accountId: string, entry: Omit<AuditEntry, 'seq' | 'prevHash' | 'hash' | 'accountId'>): AuditEntry => {
       const prev = head.get(accountId);
@@ -36,7 +36,7 @@ export class SqliteAuditStore implements AuditStore {
     return this.appendTx.immediate(accountId, entry);
   }
 
-  async list(accountId: string, limit: number): Promise<AuditEntry[]> {
-    return this.readLast.all(accountId, limit > 0 ? limit : -1).map((r) => JSON.parse(r.entry) as AuditEntry);
+  async list(accountId: string, limit: number, beforeSeq = Number.MAX_SAFE_INTEGER): Promise<AuditEntry[]> {
+    return this.readLast.all(accountId, beforeSeq, limit > 0 ? limit : -1).map((r) => JSON.parse(r.entry) as AuditEntry);
   }
 }

@@ -1,4 +1,5 @@
 import type { Execution } from '../../execution/execution-types.js';
+import { collectPage, executionMatches, type ListQuery } from '../../execution/record-listing.js';
 import type { ExecutionStore } from '../../execution/execution-stores.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 
@@ -10,7 +11,14 @@ export class SqliteExecutionStore implements ExecutionStore {
   private readonly createTx;
   private readonly readOpen;
 
+  private readonly page;
+
   constructor(db: SqliteDatabase) {
+    // Newest first from a position (created_at, id), on the account's index (migration 4).
+    this.page = db.prepare<[string, number, number, string, number], { record: string }>(
+      `SELECT record FROM executions WHERE account_id = ? AND (json_extract(record, '$.createdAt') < ? OR (json_extract(record, '$.createdAt') = ? AND id < ?))
+       ORDER BY json_extract(record, '$.createdAt') DESC, id DESC LIMIT ?`,
+    );
     this.read = db.prepare<[string], { record: string }>('SELECT record FROM executions WHERE id = ?');
     this.upsert = db.prepare<[string, string, string, string]>(
       'INSERT INTO executions (id, account_id, reference_id, record) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record',
@@ -50,5 +58,15 @@ export class SqliteExecutionStore implements ExecutionStore {
 
   async listOpen(limit: number): Promise<Execution[]> {
     return this.readOpen.all(limit).map((r) => JSON.parse(r.record) as Execution);
+  }
+  async list(accountId: string, q: ListQuery): Promise<Execution[]> {
+    return collectPage(
+      async (after, size) =>
+        this.page
+          .all(accountId, after?.at ?? Number.MAX_SAFE_INTEGER, after?.at ?? Number.MAX_SAFE_INTEGER, after?.id ?? '\uffff', size)
+          .map((r) => JSON.parse(r.record) as Execution),
+      (r) => executionMatches(r, q),
+      q,
+    );
   }
 }

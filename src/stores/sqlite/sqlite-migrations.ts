@@ -68,6 +68,13 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (session_id, period_start, entry_id)) STRICT;
       CREATE INDEX executions_open ON executions (json_extract(record, '$.state')) WHERE json_extract(record, '$.state') IN ('accepted', 'submitted', 'unknown');`,
   },
+  {
+    version: 5,
+    name: 'execution and approval listings',
+    sql: `
+      CREATE INDEX executions_by_account_time ON executions (account_id, json_extract(record, '$.createdAt') DESC, id DESC);
+      CREATE INDEX approvals_by_account_time ON approvals (account_id, json_extract(record, '$.createdAt') DESC, id DESC);`,
+  },
 ];
 
 /**
