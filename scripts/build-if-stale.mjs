@@ -1,33 +1,41 @@
-// Builds dist/ (npm run build) when it is missing or older than any source it is compiled from,
-// so `npm start` and the tests always run the code in the tree, and a fresh build costs nothing
-// when nothing changed. Run by `prestart` and by the tests' global setup.
+// Builds dist/: tsc (tsconfig.build.json), then the sources' data files beside the compiled code
+// (such as src/contract/openapi-examples.json, read at run time). With no argument only when dist/
+// is missing or older than any source, so `npm start` and the tests always run the code in the
+// tree and cost nothing when nothing changed; `--force` (npm run build) always builds.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync, utimesSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, readdirSync, statSync, utimesSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const stamp = join(root, 'dist', '.tsbuildinfo');
-const SOURCES = ['src', 'schema', 'resolvers', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+const dist = join(root, 'dist');
+const stamp = join(dist, '.tsbuildinfo');
+const CODE = ['src', 'schema', 'resolvers'];
+const SOURCES = [...CODE, 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 
-function newestMtime(path) {
+function files(path) {
   const stat = statSync(path, { throwIfNoEntry: false });
-  if (!stat) return 0;
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
-  return newest;
+  if (!stat) return [];
+  if (!stat.isDirectory()) return [{ path, mtimeMs: stat.mtimeMs }];
+  return [{ path, mtimeMs: stat.mtimeMs }, ...readdirSync(path).flatMap((entry) => files(join(path, entry)))];
 }
 
 const built = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-const changed = Math.max(...SOURCES.map((s) => newestMtime(join(root, s))));
-if (changed > built) {
-  process.stderr.write(built ? 'dist/ is older than the sources: building\n' : 'no dist/ yet: building (npm run build)\n');
+const changed = Math.max(0, ...SOURCES.flatMap((s) => files(join(root, s))).map((f) => f.mtimeMs));
+if (process.argv.includes('--force') || changed > built) {
+  if (!process.argv.includes('--force')) process.stderr.write(built ? 'dist/ is older than the sources: building\n' : 'no dist/ yet: building\n');
   const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
     cwd: root,
     stdio: 'inherit',
   });
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+  // Data files the code reads beside itself: everything under the code folders but TypeScript.
+  for (const file of CODE.flatMap((c) => files(join(root, c)))) {
+    if (statSync(file.path).isDirectory() || file.path.endsWith('.ts')) continue;
+    const target = join(dist, relative(root, file.path));
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(file.path, target);
+  }
   // tsc leaves its build info untouched when no output changed: mark the build as current.
   const now = new Date();
   utimesSync(stamp, now, now);

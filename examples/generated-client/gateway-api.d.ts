@@ -818,6 +818,8 @@ export interface components {
         AuditEntry: {
             /** Format: int32 */
             seq: number;
+            /** @description The account whose chain this is (one of the hashed fields). */
+            accountId: string;
             /** Format: date-time */
             at: string;
             type: string;
@@ -826,6 +828,7 @@ export interface components {
                 [key: string]: unknown;
             };
             prevHash: string;
+            /** @description SHA-256 (hex) of the RFC 8785 canonical JSON of {seq, accountId, at, type, referenceId, details, prevHash}; prevHash is the previous entry hash (64 zeros for the first). */
             hash: string;
         };
         AuditLog: {
@@ -1452,6 +1455,10 @@ export interface components {
             feeToken: string;
             amountOut: string | null;
             minAmountOut: string | null;
+            /** @description What the venue's fill would take now (same simulation as the submission); a limit that does not cross fills 0. */
+            expectedFilledAmount: string;
+            /** @description filled, partially_filled or rejected (an immediate-or-cancel limit that would be cancelled). */
+            expectedFillState: string;
             /** @description Signed ledger changes on a full fill. */
             balanceChanges: components["schemas"]["TokenAmount"][];
         };
@@ -1479,6 +1486,10 @@ export interface components {
             lastErrorAt: string | null;
             /** @description True while this replica runs ingestion (holds the lease). */
             ingestionLeader: boolean;
+            /** @description This replica (Redis mode). */
+            replica: string | null;
+            /** @description The replica that runs ingestion, as this one last saw the lease. */
+            leadingReplica: string | null;
         };
         /** @description What to put in the EIP-4361 message that decides an approval (with a fresh nonce). */
         SigningRequest: {
@@ -2013,7 +2024,7 @@ export interface operations {
                      *             "closed": true
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiaGlzdG9yeSIsInAiOnsibSI6IkJUQy1QRVJQIiwiciI6IjFoIiwidG8iOjE3OTUwMTAzOTk5OTl9fQ.IfJrWz-0JHn1GNfhAMj-QCwSIEogmUTAEfNt3T4cJ30"
+                     *         "nextCursor": "eyJsIjoiaGlzdG9yeSIsInAiOnsibSI6IkJUQy1QRVJQIiwiciI6IjFoIiwidG8iOjE3OTUwMTAzOTk5OTl9fQ.1n10jSoJHSnzkllmvz-tniZ8Vi4Hc3FPxemcjp2-Fhg"
                      *       }
                      *     }
                      */
@@ -2037,7 +2048,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "b026fd16-d133-4d5b-a171-164c585d4d34",
+                     *       "requestId": "36fff2ca-e3ee-474e-b4b6-b94ecc4f50f4",
                      *       "retryable": false
                      *     }
                      */
@@ -2250,7 +2261,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_orderbook_not_available",
                      *       "message": "No public order book for 'USDC'.",
-                     *       "requestId": "280974fa-fa19-4277-8f4c-2a048281f2d9",
+                     *       "requestId": "e30acfc9-2cab-409b-8cf7-b1d81a9eaa6f",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets; only markets with hasOrderBook=true have one."
                      *     }
@@ -2427,7 +2438,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_protocol_not_found",
                      *       "message": "No public protocol 'nope'.",
-                     *       "requestId": "f012fc1f-bd75-4e99-a610-8556a564153b",
+                     *       "requestId": "98600132-2cee-4a76-8120-bf6e1eae36fa",
                      *       "retryable": false,
                      *       "nextAction": "List public protocols with GET /api/v1/public/data/protocols.json."
                      *     }
@@ -2553,7 +2564,9 @@ export interface operations {
                      *           "connected": true,
                      *           "lastError": null,
                      *           "lastErrorAt": null,
-                     *           "ingestionLeader": false
+                     *           "ingestionLeader": false,
+                     *           "replica": null,
+                     *           "leadingReplica": null
                      *         }
                      *       }
                      *     }
@@ -3256,7 +3269,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "market_not_found",
                      *       "message": "No perpetual market for 'NOPE'.",
-                     *       "requestId": "346969e1-9772-4413-bd48-eb0dfee8356e",
+                     *       "requestId": "3a497956-ecbb-41a2-b5ba-c2f34af1ec22",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets."
                      *     }
@@ -3488,7 +3501,7 @@ export interface operations {
                      *             "annualizedPct": "10.7398"
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiZnVuZGluZyIsInAiOnsibSI6IkJUQy1QRVJQIiwiYmVmb3JlIjoxNzk1MDEwNDAwMDAwfX0.l_A9GZUbA-cYZCuamKaJ-hnDkNWY0F1PbGGansCCN7g"
+                     *         "nextCursor": "eyJsIjoiZnVuZGluZyIsInAiOnsibSI6IkJUQy1QRVJQIiwiYmVmb3JlIjoxNzk1MDEwNDAwMDAwfX0.Xx7l0IjdBrSjcchfQlOWFLpOpcRVQL8QOkzfDHA5rPc"
                      *       }
                      *     }
                      */
@@ -3512,7 +3525,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "6f398b6e-e3c4-4738-928f-2c706851f3dd",
+                     *       "requestId": "a6ffac9d-183f-40fe-91e0-1ead1b6fd5dd",
                      *       "retryable": false
                      *     }
                      */
@@ -3945,7 +3958,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "missing"
                      *       },
-                     *       "requestId": "508ced8d-7625-48c6-a411-5d9c5d27ff5e",
+                     *       "requestId": "cefb4f90-033f-4bd2-903c-66f8cc7b726b",
                      *       "retryable": false,
                      *       "nextAction": "Create a key with `npm run keys -- create` and send it as a Bearer token."
                      *     }
@@ -4883,7 +4896,7 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "ags_5e768c60-fded-4822-9cce-eb3ce4fbc191",
+                     *         "id": "ags_b00df819-fa6e-4563-82e5-f340e7638010",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -4903,7 +4916,7 @@ export interface operations {
                      *         "active": true
                      *       },
                      *       {
-                     *         "id": "ags_ad182b99-db80-4f5a-b240-0f1d0933b659",
+                     *         "id": "ags_f0890e1f-1f95-415d-acab-f0e11e5da21a",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -5035,7 +5048,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_5e768c60-fded-4822-9cce-eb3ce4fbc191",
+                     *       "id": "ags_b00df819-fa6e-4563-82e5-f340e7638010",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5090,7 +5103,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "wallet_session"
                      *       },
-                     *       "requestId": "43e17f5a-e78c-4643-92a7-d9b304c90d15",
+                     *       "requestId": "5d8b67f3-4df4-4978-ab5f-fbdfc8a19ca8",
                      *       "retryable": false,
                      *       "nextAction": "POST /api/v1/auth/siwe/nonce, sign the EIP-4361 message, then POST /api/v1/auth/siwe/verify."
                      *     }
@@ -5175,7 +5188,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_ad182b99-db80-4f5a-b240-0f1d0933b659",
+                     *       "id": "ags_f0890e1f-1f95-415d-acab-f0e11e5da21a",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5242,7 +5255,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "agent_session_not_found",
                      *       "message": "No agent session ags_nope for this account.",
-                     *       "requestId": "483dae60-3cf1-4e46-9c7a-ecd5bbf040b9",
+                     *       "requestId": "f6637444-63c9-460b-8f2a-7c9dda24bac1",
                      *       "retryable": false
                      *     }
                      */
@@ -5308,7 +5321,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "nonce": "6d3562a0ec9c6dd0da23e6e824c6d0120fb1b9a661cc347350c3be58b23d4d7144b0a8c343d0c8082aca94efe11af108",
+                     *       "nonce": "a95c73ce694933c2d7ade0ef837ff4a5cc1de61b4224a949",
                      *       "domain": "gateway.test",
                      *       "expiresAt": "2026-11-18T16:05:00.000Z"
                      *     }
@@ -5391,8 +5404,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: d3562a0ec9c6dd0da23e6e824c6d0120fb1b9a661cc347350c3be58b23d4d7144b0a8c343d0c8082aca94efe11af108c\nIssued At: 2026-11-18T16:00:00.000Z",
-                 *       "signature": "0xc4ea76668b894158e6a65d9144667efb41a3ba232407ea7fe32b53d80c98a87b18d7a040be5f03c4eb45a6c47afa2c1953f4294d29790f1913bcbdfaa78329b91c"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 104c537a6022c6ea95c134b530caa4e952f102e39b86a7c4\nIssued At: 2026-11-18T16:00:00.000Z",
+                 *       "signature": "0x8b98652278f8dd8b2954ece4e7d1fab3b087a314752dfc8072a9b28d1b6262ab79ed3b9cee6d271c8f26a5c89442fb9fcbe667576270f2fbe4587166280af4231b"
                  *     }
                  */
                 "application/json": components["schemas"]["SiweVerifyRequest"];
@@ -5412,7 +5425,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sessionToken": "tgws_LFs2kMy1UutYhJmdJEAj0w0gzRjuFEctsZuLVvDIh5M",
+                     *       "sessionToken": "tgws_Y_5mB9YtxAqnabIcdu0rChlumnXI1gnJK-5_mdvjeOs",
                      *       "accountId": "acct-1",
                      *       "wallet": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
                      *       "expiresAt": "2026-11-18T16:15:00.000Z"
@@ -5451,7 +5464,7 @@ export interface operations {
                      *       "code": "wallet_signature_invalid",
                      *       "message": "The nonce is unknown, expired or already used.",
                      *       "details": {},
-                     *       "requestId": "ac9b08d2-ae5a-472f-8fd2-0aae132a4ea4",
+                     *       "requestId": "e6f7d0e8-f554-49ba-990c-90805b24ebbf",
                      *       "retryable": false,
                      *       "nextAction": "Get a new nonce from POST /api/v1/auth/siwe/nonce and sign a new message."
                      *     }
@@ -5625,7 +5638,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "previewId": "prv_db7c1534-bdbe-4898-b3c9-5ebc9ca163d0",
+                     *       "previewId": "prv_9b3c5cc5-05e6-410e-9b04-64fa7b15749a",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -5651,6 +5664,8 @@ export interface operations {
                      *         "feeToken": "USDC",
                      *         "amountOut": null,
                      *         "minAmountOut": null,
+                     *         "expectedFilledAmount": "0.01",
+                     *         "expectedFillState": "filled",
                      *         "balanceChanges": [
                      *           {
                      *             "token": "USDC",
@@ -5733,7 +5748,7 @@ export interface operations {
                      *         "gate": "idempotency",
                      *         "check": "preview_reference"
                      *       },
-                     *       "requestId": "6b000385-beed-4d20-8e40-b622ac6ad8ec",
+                     *       "requestId": "5a29e5a3-2be7-4438-9c1a-13617b483062",
                      *       "retryable": false,
                      *       "nextAction": "Use a new referenceId, or read the execution by referenceId before any retry."
                      *     }
@@ -5827,7 +5842,7 @@ export interface operations {
                      *       "data": {
                      *         "approvals": [
                      *           {
-                     *             "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
+                     *             "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *             "state": "consumed",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *             "instruction": {
@@ -5848,19 +5863,19 @@ export interface operations {
                      *             "expiresAt": "2026-11-18T16:05:00.000Z",
                      *             "decidedAt": "2026-11-18T16:00:00.000Z",
                      *             "consumedAt": "2026-11-18T16:00:00.000Z",
-                     *             "executionId": "exe_2d08d01f-a593-4b4b-9c04-55d1c76a8c0c",
+                     *             "executionId": "exe_9a2ff83e-dcc9-4f4f-923d-735207a2dae2",
                      *             "approveRequest": {
-                     *               "statement": "Approve execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Approve execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
+                     *                 "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
                      *             },
                      *             "rejectRequest": {
-                     *               "statement": "Reject execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Reject execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
+                     *                 "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
@@ -5891,7 +5906,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "state"
                      *       },
-                     *       "requestId": "862b53ad-039e-418d-8b06-1d0e78582eee",
+                     *       "requestId": "e6eca11e-6a1f-4611-a878-4ae63036fcd9",
                      *       "retryable": false
                      *     }
                      */
@@ -5991,7 +6006,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
+                     *       "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6014,17 +6029,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
+                     *           "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
+                     *           "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6138,7 +6153,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
+                     *       "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6161,17 +6176,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
+                     *           "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
+                     *           "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6225,7 +6240,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "approval_not_found",
                      *       "message": "No approval apr_nope for this account.",
-                     *       "requestId": "de091c8e-ff18-4e72-b2e1-741b7e69f634",
+                     *       "requestId": "19a6d8e5-9e8b-461a-967a-a14b72698abe",
                      *       "retryable": false
                      *     }
                      */
@@ -6284,8 +6299,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "decision": "approve",
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 3562a0ec9c6dd0da23e6e824c6d0120fb1b9a661cc347350c3be58b23d4d7144b0a8c343d0c8082aca94efe11af108c3\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                 *       "signature": "0x489e5c673898fadba337deaac9c527c84ff1de367f8322f5d0e9fd85141d2a466650ee8370a7e1440db1cbfcfb36d9bf755150eb56659cd5b5a2113de23502481b"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 4b63e8cef8aed56055150e9b27e9b70cb3465ea53313ccfc\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                 *       "signature": "0xe1ccd687d2328b01071959ecd4238c746cca105231dc688ee14a6c8b92b03811148bb639ffe0a696aae87f504d7bac897b79681f685cf1747eb603f09617f46a1b"
                  *     }
                  */
                 "application/json": components["schemas"]["ApprovalDecision"];
@@ -6305,7 +6320,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
+                     *       "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *       "state": "approved",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6328,17 +6343,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
+                     *           "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_2f00389b-3c19-41f1-a055-e0c20861504c of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_2f00389b-3c19-41f1-a055-e0c20861504c",
+                     *           "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6425,7 +6440,7 @@ export interface operations {
                      *       "details": {
                      *         "state": "approved"
                      *       },
-                     *       "requestId": "1399550b-b45d-417f-8cad-7a6b3be2e7ca",
+                     *       "requestId": "a49b5515-8915-4924-9ce6-f373c9b3bf4e",
                      *       "retryable": false,
                      *       "nextAction": "Create a new approval."
                      *     }
@@ -6492,7 +6507,7 @@ export interface operations {
                  *         "type": "market"
                  *       },
                  *       "referenceId": "example-0001",
-                 *       "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c"
+                 *       "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541"
                  *     }
                  */
                 "application/json": components["schemas"]["ExecuteRequest"];
@@ -6513,14 +6528,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_2d08d01f-a593-4b4b-9c04-55d1c76a8c0c",
+                     *       "executionId": "exe_9a2ff83e-dcc9-4f4f-923d-735207a2dae2",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
+                     *       "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -6599,7 +6614,7 @@ export interface operations {
                      *         "gate": "authority",
                      *         "check": "agent_session"
                      *       },
-                     *       "requestId": "c731d247-a056-4d94-be26-e40ad29e9a16",
+                     *       "requestId": "8fe031c2-36c1-4951-9e6b-f7e190153c62",
                      *       "retryable": false,
                      *       "nextAction": "Interactive: create and approve an approval, then submit with its approvalId. API key: activate an agent session covering this order."
                      *     }
@@ -6623,12 +6638,12 @@ export interface operations {
                      * @example {
                      *       "error": "Conflict",
                      *       "code": "QUOTE_STALE",
-                     *       "message": "No preview of this instruction; preview it first.",
+                     *       "message": "No preview of this instruction under this referenceId; preview it first.",
                      *       "details": {
                      *         "gate": "quote",
                      *         "check": "preview"
                      *       },
-                     *       "requestId": "55e9556e-dae6-4215-856f-59a35b998b05",
+                     *       "requestId": "13e66a50-ef02-432b-9ab7-c06107c6ab85",
                      *       "retryable": true,
                      *       "nextAction": "Call POST /api/v1/execute/preview again with the same body, then resubmit."
                      *     }
@@ -6722,14 +6737,14 @@ export interface operations {
                      *       "data": {
                      *         "executions": [
                      *           {
-                     *             "executionId": "exe_2d08d01f-a593-4b4b-9c04-55d1c76a8c0c",
+                     *             "executionId": "exe_9a2ff83e-dcc9-4f4f-923d-735207a2dae2",
                      *             "referenceId": "example-0001",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *             "protocol": "paper-perps",
                      *             "action": "place_order",
                      *             "state": "filled",
                      *             "principalKind": "wallet_session",
-                     *             "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
+                     *             "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *             "agentSessionId": null,
                      *             "fill": {
                      *               "price": "62740.4",
@@ -6781,7 +6796,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "cursor"
                      *       },
-                     *       "requestId": "e8fb3875-7a70-4ac8-b642-e03d63a11186",
+                     *       "requestId": "46f038af-5fe1-4e23-82fa-59748802c3f9",
                      *       "retryable": false
                      *     }
                      */
@@ -6865,14 +6880,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_2d08d01f-a593-4b4b-9c04-55d1c76a8c0c",
+                     *       "executionId": "exe_9a2ff83e-dcc9-4f4f-923d-735207a2dae2",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
+                     *       "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -6947,7 +6962,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "execution_not_found",
                      *       "message": "No execution exe_nope for this account.",
-                     *       "requestId": "d7c84ced-b081-4373-b2aa-c39262905a8b",
+                     *       "requestId": "24a96d5b-e72a-4e19-89da-a813ea3958d6",
                      *       "retryable": false
                      *     }
                      */
@@ -7016,14 +7031,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_2d08d01f-a593-4b4b-9c04-55d1c76a8c0c",
+                     *       "executionId": "exe_9a2ff83e-dcc9-4f4f-923d-735207a2dae2",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
+                     *       "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -7209,7 +7224,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "api_key_not_found",
                      *       "message": "No key k-nope for this account.",
-                     *       "requestId": "ceb7da04-6be0-4f0b-8cf7-2b395320ee90",
+                     *       "requestId": "b0b07179-ca66-4992-900e-ac13c4c9e15e",
                      *       "retryable": false
                      *     }
                      */
@@ -7283,14 +7298,15 @@ export interface operations {
                      *       "entries": [
                      *         {
                      *           "seq": 8,
+                     *           "accountId": "acct-1",
                      *           "at": "2026-11-18T16:00:00.000Z",
                      *           "type": "execution",
                      *           "referenceId": "example-0001",
                      *           "details": {
-                     *             "executionId": "exe_2d08d01f-a593-4b4b-9c04-55d1c76a8c0c",
+                     *             "executionId": "exe_9a2ff83e-dcc9-4f4f-923d-735207a2dae2",
                      *             "state": "filled",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                     *             "approvalId": "apr_2f00389b-3c19-41f1-a055-e0c20861504c",
+                     *             "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *             "agentSessionId": null,
                      *             "fill": {
                      *               "price": "62740.4",
@@ -7301,11 +7317,12 @@ export interface operations {
                      *               "feeToken": "USDC"
                      *             }
                      *           },
-                     *           "prevHash": "9ee5feda845380b629889aca51fca84080505c87ac62b99f180024ecfab4d062",
-                     *           "hash": "dedd8cf09579c0b24294f06c79d7b491a9a55792c830b8b2ff261162fe58b723"
+                     *           "prevHash": "28175a161d339b6732df11f6005c7a324876db99a3f7aedc3fa3c33f243fa8e9",
+                     *           "hash": "f7489a0e67349056a8708624fd153dc15b51008f452f8845feaab3cc3a1754ce"
                      *         },
                      *         {
                      *           "seq": 9,
+                     *           "accountId": "acct-1",
                      *           "at": "2026-11-18T16:00:00.000Z",
                      *           "type": "execution_refused",
                      *           "referenceId": "example-0002",
@@ -7315,13 +7332,13 @@ export interface operations {
                      *             "check": "agent_session",
                      *             "instructionHash": "cb1ca44f43f2c7b8faa5adfa29c138ab9674cf284e2079265658148018a68472"
                      *           },
-                     *           "prevHash": "dedd8cf09579c0b24294f06c79d7b491a9a55792c830b8b2ff261162fe58b723",
-                     *           "hash": "047ed858892d19f3ce40f8171d2847960d986b8fb57827c86326b0ac39901e96"
+                     *           "prevHash": "f7489a0e67349056a8708624fd153dc15b51008f452f8845feaab3cc3a1754ce",
+                     *           "hash": "c1e0baedcecf87806263f810a3cd2e464366be3b2a9106df37f1431ab94378d0"
                      *         }
                      *       ],
                      *       "chainValid": true,
                      *       "brokenAt": null,
-                     *       "nextCursor": "eyJsIjoiYXVkaXQiLCJwIjp7ImEiOiJhY2N0LTEiLCJiZWZvcmUiOjh9fQ.tS8ZciqnkPeT-rE2IhZtCWMK9Fcq5_cZQQNmvcozdDM"
+                     *       "nextCursor": "eyJsIjoiYXVkaXQiLCJwIjp7ImEiOiJhY2N0LTEiLCJiZWZvcmUiOjh9fQ.PYu8jY_jM_mn7TrdySj1mFEggfSlIiA4tPysHvn56Tw"
                      *     }
                      */
                     "application/json": components["schemas"]["AuditLog"];
