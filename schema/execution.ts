@@ -4,6 +4,10 @@ import { execute, executeScopes, executionByReference, executionOf } from '../re
 import { builder } from './builder.js';
 import { instructionArgs } from './execution-inputs.js';
 
+/** Spec: an execution whose outcome is not yet known tells the client how to learn it. */
+const UNKNOWN_NEXT_ACTION =
+  'reconcile by referenceId: GET /api/v1/execute/references/{referenceId} answers the final state once the reconciler has settled it (within seconds of the store or venue answering again); do not resubmit under a new referenceId';
+
 const ExecutionStateEnum = builder.enumType('ExecutionState', { values: EXECUTION_STATES });
 
 const FillRef = builder.objectRef<Fill>('Fill').implement({
@@ -38,6 +42,11 @@ export const ExecutionRef = builder.objectRef<Execution & { replayed?: boolean }
     agentSessionId: t.exposeString('agentSessionId', { nullable: true }),
     fill: t.field({ type: FillRef, nullable: true, resolve: (e) => e.fill }),
     reason: t.exposeString('reason', { nullable: true }),
+    nextAction: t.string({
+      nullable: true,
+      description: 'What the client should do next: set while the outcome is `unknown` (reconcile by referenceId), null otherwise.',
+      resolve: (e) => (e.state === 'unknown' ? UNKNOWN_NEXT_ACTION : null),
+    }),
     createdAt: t.field({ type: 'DateTime', resolve: (e) => e.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (e) => e.updatedAt }),
     history: t.field({ type: [StateChangeRef], resolve: (e) => e.history }),

@@ -94,6 +94,9 @@ for (const backend of BACKENDS) {
           // Never the old lie: a 503 says nothing was executed only when nothing reached the venue.
           if (answer.status !== 200) expect([answer.status, answer.body.code]).toEqual([503, 'POLICY_UNAVAILABLE']);
           else expect(['filled', 'unknown']).toContain(answer.body.state);
+          // An unknown outcome says how to learn it; a known one has nothing to do.
+          if (answer.status === 200) expect(answer.body.nextAction === null).toBe(answer.body.state !== 'unknown');
+          if (answer.body.state === 'unknown') expect(answer.body.nextAction).toMatch(/^reconcile by referenceId/);
           await gw.app.services.execution.reconciler.runOnce({ graceMs: 0 });
         });
       }

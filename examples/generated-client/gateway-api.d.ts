@@ -958,6 +958,8 @@ export interface components {
             agentSessionId: string | null;
             fill: components["schemas"]["Fill"] | null;
             reason: string | null;
+            /** @description What the client should do next: set while the outcome is `unknown` (reconcile by referenceId), null otherwise. */
+            nextAction: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2024,7 +2026,7 @@ export interface operations {
                      *             "closed": true
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiaGlzdG9yeSIsInAiOnsibSI6IkJUQy1QRVJQIiwiciI6IjFoIiwidG8iOjE3OTUwMTAzOTk5OTl9fQ.1n10jSoJHSnzkllmvz-tniZ8Vi4Hc3FPxemcjp2-Fhg"
+                     *         "nextCursor": "eyJsIjoiaGlzdG9yeSIsInAiOnsibSI6IkJUQy1QRVJQIiwiciI6IjFoIiwidG8iOjE3OTUwMTAzOTk5OTl9fQ.wA2ZdY_0adjblIvOTBiO2CHrgG7B8tzTSPmNccj_asM"
                      *       }
                      *     }
                      */
@@ -2048,7 +2050,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "36fff2ca-e3ee-474e-b4b6-b94ecc4f50f4",
+                     *       "requestId": "e29dcd60-f5b9-4c09-9e25-5dae6b647f0c",
                      *       "retryable": false
                      *     }
                      */
@@ -2261,7 +2263,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_orderbook_not_available",
                      *       "message": "No public order book for 'USDC'.",
-                     *       "requestId": "e30acfc9-2cab-409b-8cf7-b1d81a9eaa6f",
+                     *       "requestId": "03e20d96-f706-4368-9883-b94af678501c",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets; only markets with hasOrderBook=true have one."
                      *     }
@@ -2438,7 +2440,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_protocol_not_found",
                      *       "message": "No public protocol 'nope'.",
-                     *       "requestId": "98600132-2cee-4a76-8120-bf6e1eae36fa",
+                     *       "requestId": "08e47792-ba33-4b83-9b62-f6f4cd1c085a",
                      *       "retryable": false,
                      *       "nextAction": "List public protocols with GET /api/v1/public/data/protocols.json."
                      *     }
@@ -3269,7 +3271,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "market_not_found",
                      *       "message": "No perpetual market for 'NOPE'.",
-                     *       "requestId": "3a497956-ecbb-41a2-b5ba-c2f34af1ec22",
+                     *       "requestId": "e6791916-ff47-4f52-a5df-752b35008297",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets."
                      *     }
@@ -3501,7 +3503,7 @@ export interface operations {
                      *             "annualizedPct": "10.7398"
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiZnVuZGluZyIsInAiOnsibSI6IkJUQy1QRVJQIiwiYmVmb3JlIjoxNzk1MDEwNDAwMDAwfX0.Xx7l0IjdBrSjcchfQlOWFLpOpcRVQL8QOkzfDHA5rPc"
+                     *         "nextCursor": "eyJsIjoiZnVuZGluZyIsInAiOnsibSI6IkJUQy1QRVJQIiwiYmVmb3JlIjoxNzk1MDEwNDAwMDAwfX0.Jrb16EoHS678EzEbMRPOjJNRLT243Vk5sIdq-Uz-cLk"
                      *       }
                      *     }
                      */
@@ -3525,7 +3527,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "a6ffac9d-183f-40fe-91e0-1ead1b6fd5dd",
+                     *       "requestId": "04bd0a1e-85da-49ba-bbd5-0810a5e81f54",
                      *       "retryable": false
                      *     }
                      */
@@ -3958,7 +3960,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "missing"
                      *       },
-                     *       "requestId": "cefb4f90-033f-4bd2-903c-66f8cc7b726b",
+                     *       "requestId": "de404d05-8f00-4035-8e39-68c22ee54450",
                      *       "retryable": false,
                      *       "nextAction": "Create a key with `npm run keys -- create` and send it as a Bearer token."
                      *     }
@@ -4896,7 +4898,7 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "ags_b00df819-fa6e-4563-82e5-f340e7638010",
+                     *         "id": "ags_f1a46aae-b5dc-45a6-809e-a4e733851d0a",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -4916,7 +4918,7 @@ export interface operations {
                      *         "active": true
                      *       },
                      *       {
-                     *         "id": "ags_f0890e1f-1f95-415d-acab-f0e11e5da21a",
+                     *         "id": "ags_c4eed1fb-c8e3-4a6d-8f88-0dd4a770da63",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -5048,7 +5050,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_b00df819-fa6e-4563-82e5-f340e7638010",
+                     *       "id": "ags_f1a46aae-b5dc-45a6-809e-a4e733851d0a",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5103,7 +5105,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "wallet_session"
                      *       },
-                     *       "requestId": "5d8b67f3-4df4-4978-ab5f-fbdfc8a19ca8",
+                     *       "requestId": "a135ebd0-9c8e-4390-89bf-8adfd8da0d8e",
                      *       "retryable": false,
                      *       "nextAction": "POST /api/v1/auth/siwe/nonce, sign the EIP-4361 message, then POST /api/v1/auth/siwe/verify."
                      *     }
@@ -5188,7 +5190,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_f0890e1f-1f95-415d-acab-f0e11e5da21a",
+                     *       "id": "ags_c4eed1fb-c8e3-4a6d-8f88-0dd4a770da63",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5255,7 +5257,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "agent_session_not_found",
                      *       "message": "No agent session ags_nope for this account.",
-                     *       "requestId": "f6637444-63c9-460b-8f2a-7c9dda24bac1",
+                     *       "requestId": "c4eede28-ef27-4ddb-9d49-e3e095f4ccd7",
                      *       "retryable": false
                      *     }
                      */
@@ -5321,7 +5323,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "nonce": "a95c73ce694933c2d7ade0ef837ff4a5cc1de61b4224a949",
+                     *       "nonce": "1d109e37dd157b65fa34aad3d3b8c060807291ce44546810",
                      *       "domain": "gateway.test",
                      *       "expiresAt": "2026-11-18T16:05:00.000Z"
                      *     }
@@ -5404,8 +5406,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 104c537a6022c6ea95c134b530caa4e952f102e39b86a7c4\nIssued At: 2026-11-18T16:00:00.000Z",
-                 *       "signature": "0x8b98652278f8dd8b2954ece4e7d1fab3b087a314752dfc8072a9b28d1b6262ab79ed3b9cee6d271c8f26a5c89442fb9fcbe667576270f2fbe4587166280af4231b"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 6cd75e1dc0a8461d93f78a449ade407ed15139247a158869\nIssued At: 2026-11-18T16:00:00.000Z",
+                 *       "signature": "0xdf1c4737abd059f2f2c77c4b460bfc040669552eeecc568913051b913c08d4e1559a4197ccaf77486ba7fd2491295ddce01aa13820890ea549599c4e2e0e2fa51b"
                  *     }
                  */
                 "application/json": components["schemas"]["SiweVerifyRequest"];
@@ -5425,7 +5427,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sessionToken": "tgws_Y_5mB9YtxAqnabIcdu0rChlumnXI1gnJK-5_mdvjeOs",
+                     *       "sessionToken": "tgws_fSQ7WznOt6Ahd9n3iVBwhRSIGye5G3qLtdCDeTlpiRY",
                      *       "accountId": "acct-1",
                      *       "wallet": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
                      *       "expiresAt": "2026-11-18T16:15:00.000Z"
@@ -5464,7 +5466,7 @@ export interface operations {
                      *       "code": "wallet_signature_invalid",
                      *       "message": "The nonce is unknown, expired or already used.",
                      *       "details": {},
-                     *       "requestId": "e6f7d0e8-f554-49ba-990c-90805b24ebbf",
+                     *       "requestId": "f7c4c1af-4801-4bb4-94d7-9605b3bf5a44",
                      *       "retryable": false,
                      *       "nextAction": "Get a new nonce from POST /api/v1/auth/siwe/nonce and sign a new message."
                      *     }
@@ -5638,7 +5640,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "previewId": "prv_9b3c5cc5-05e6-410e-9b04-64fa7b15749a",
+                     *       "previewId": "prv_715f64e3-67ee-4317-beac-a6243e58b829",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -5748,7 +5750,7 @@ export interface operations {
                      *         "gate": "idempotency",
                      *         "check": "preview_reference"
                      *       },
-                     *       "requestId": "5a29e5a3-2be7-4438-9c1a-13617b483062",
+                     *       "requestId": "2852c138-b8e3-4b04-881c-3cbab4606bbf",
                      *       "retryable": false,
                      *       "nextAction": "Use a new referenceId, or read the execution by referenceId before any retry."
                      *     }
@@ -5842,7 +5844,7 @@ export interface operations {
                      *       "data": {
                      *         "approvals": [
                      *           {
-                     *             "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
+                     *             "approvalId": "apr_2e428042-fd2c-4062-9b67-10c33d61be44",
                      *             "state": "consumed",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *             "instruction": {
@@ -5863,19 +5865,19 @@ export interface operations {
                      *             "expiresAt": "2026-11-18T16:05:00.000Z",
                      *             "decidedAt": "2026-11-18T16:00:00.000Z",
                      *             "consumedAt": "2026-11-18T16:00:00.000Z",
-                     *             "executionId": "exe_9a2ff83e-dcc9-4f4f-923d-735207a2dae2",
+                     *             "executionId": "exe_2d2be432-06b4-47be-9f22-deece88fe855",
                      *             "approveRequest": {
-                     *               "statement": "Approve execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Approve execution apr_2e428042-fd2c-4062-9b67-10c33d61be44 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
+                     *                 "urn:gateway:approval:apr_2e428042-fd2c-4062-9b67-10c33d61be44",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
                      *             },
                      *             "rejectRequest": {
-                     *               "statement": "Reject execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Reject execution apr_2e428042-fd2c-4062-9b67-10c33d61be44 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
+                     *                 "urn:gateway:approval:apr_2e428042-fd2c-4062-9b67-10c33d61be44",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
@@ -5906,7 +5908,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "state"
                      *       },
-                     *       "requestId": "e6eca11e-6a1f-4611-a878-4ae63036fcd9",
+                     *       "requestId": "00a11617-c8a0-4133-9a2e-cc3f83daa454",
                      *       "retryable": false
                      *     }
                      */
@@ -6006,7 +6008,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
+                     *       "approvalId": "apr_2e428042-fd2c-4062-9b67-10c33d61be44",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6029,17 +6031,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_2e428042-fd2c-4062-9b67-10c33d61be44 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
+                     *           "urn:gateway:approval:apr_2e428042-fd2c-4062-9b67-10c33d61be44",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_2e428042-fd2c-4062-9b67-10c33d61be44 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
+                     *           "urn:gateway:approval:apr_2e428042-fd2c-4062-9b67-10c33d61be44",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6153,7 +6155,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
+                     *       "approvalId": "apr_2e428042-fd2c-4062-9b67-10c33d61be44",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6176,17 +6178,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_2e428042-fd2c-4062-9b67-10c33d61be44 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
+                     *           "urn:gateway:approval:apr_2e428042-fd2c-4062-9b67-10c33d61be44",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_2e428042-fd2c-4062-9b67-10c33d61be44 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
+                     *           "urn:gateway:approval:apr_2e428042-fd2c-4062-9b67-10c33d61be44",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6240,7 +6242,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "approval_not_found",
                      *       "message": "No approval apr_nope for this account.",
-                     *       "requestId": "19a6d8e5-9e8b-461a-967a-a14b72698abe",
+                     *       "requestId": "7c02b466-43eb-4fb2-aafd-32b613d86fd0",
                      *       "retryable": false
                      *     }
                      */
@@ -6299,8 +6301,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "decision": "approve",
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 4b63e8cef8aed56055150e9b27e9b70cb3465ea53313ccfc\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                 *       "signature": "0xe1ccd687d2328b01071959ecd4238c746cca105231dc688ee14a6c8b92b03811148bb639ffe0a696aae87f504d7bac897b79681f685cf1747eb603f09617f46a1b"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_2e428042-fd2c-4062-9b67-10c33d61be44 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: a5c30e304ea2f088b6338600210f66a6b9ea0174b12197a1\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_2e428042-fd2c-4062-9b67-10c33d61be44\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                 *       "signature": "0xae853c6d41dd813032ab57eb89910282f415da9712bc9f8ea6a2327f659c2d5e7262195871b8ea21dba171620312ead6693520e26d268a0e50a2650fc3dce4221c"
                  *     }
                  */
                 "application/json": components["schemas"]["ApprovalDecision"];
@@ -6320,7 +6322,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
+                     *       "approvalId": "apr_2e428042-fd2c-4062-9b67-10c33d61be44",
                      *       "state": "approved",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6343,17 +6345,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_2e428042-fd2c-4062-9b67-10c33d61be44 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
+                     *           "urn:gateway:approval:apr_2e428042-fd2c-4062-9b67-10c33d61be44",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_2e428042-fd2c-4062-9b67-10c33d61be44 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
+                     *           "urn:gateway:approval:apr_2e428042-fd2c-4062-9b67-10c33d61be44",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6440,7 +6442,7 @@ export interface operations {
                      *       "details": {
                      *         "state": "approved"
                      *       },
-                     *       "requestId": "a49b5515-8915-4924-9ce6-f373c9b3bf4e",
+                     *       "requestId": "3bc06476-14a7-41ea-a053-6e4fcefde1a8",
                      *       "retryable": false,
                      *       "nextAction": "Create a new approval."
                      *     }
@@ -6507,7 +6509,7 @@ export interface operations {
                  *         "type": "market"
                  *       },
                  *       "referenceId": "example-0001",
-                 *       "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541"
+                 *       "approvalId": "apr_2e428042-fd2c-4062-9b67-10c33d61be44"
                  *     }
                  */
                 "application/json": components["schemas"]["ExecuteRequest"];
@@ -6528,14 +6530,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_9a2ff83e-dcc9-4f4f-923d-735207a2dae2",
+                     *       "executionId": "exe_2d2be432-06b4-47be-9f22-deece88fe855",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
+                     *       "approvalId": "apr_2e428042-fd2c-4062-9b67-10c33d61be44",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -6546,6 +6548,7 @@ export interface operations {
                      *         "feeToken": "USDC"
                      *       },
                      *       "reason": null,
+                     *       "nextAction": null,
                      *       "createdAt": "2026-11-18T16:00:00.000Z",
                      *       "updatedAt": "2026-11-18T16:00:00.000Z",
                      *       "history": [
@@ -6614,7 +6617,7 @@ export interface operations {
                      *         "gate": "authority",
                      *         "check": "agent_session"
                      *       },
-                     *       "requestId": "8fe031c2-36c1-4951-9e6b-f7e190153c62",
+                     *       "requestId": "01e3e1a0-1387-457d-a562-367401e33ae1",
                      *       "retryable": false,
                      *       "nextAction": "Interactive: create and approve an approval, then submit with its approvalId. API key: activate an agent session covering this order."
                      *     }
@@ -6643,7 +6646,7 @@ export interface operations {
                      *         "gate": "quote",
                      *         "check": "preview"
                      *       },
-                     *       "requestId": "13e66a50-ef02-432b-9ab7-c06107c6ab85",
+                     *       "requestId": "e2322f2d-79ae-413f-827f-844c23e519f9",
                      *       "retryable": true,
                      *       "nextAction": "Call POST /api/v1/execute/preview again with the same body, then resubmit."
                      *     }
@@ -6737,14 +6740,14 @@ export interface operations {
                      *       "data": {
                      *         "executions": [
                      *           {
-                     *             "executionId": "exe_9a2ff83e-dcc9-4f4f-923d-735207a2dae2",
+                     *             "executionId": "exe_2d2be432-06b4-47be-9f22-deece88fe855",
                      *             "referenceId": "example-0001",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *             "protocol": "paper-perps",
                      *             "action": "place_order",
                      *             "state": "filled",
                      *             "principalKind": "wallet_session",
-                     *             "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
+                     *             "approvalId": "apr_2e428042-fd2c-4062-9b67-10c33d61be44",
                      *             "agentSessionId": null,
                      *             "fill": {
                      *               "price": "62740.4",
@@ -6755,6 +6758,7 @@ export interface operations {
                      *               "feeToken": "USDC"
                      *             },
                      *             "reason": null,
+                     *             "nextAction": null,
                      *             "createdAt": "2026-11-18T16:00:00.000Z",
                      *             "updatedAt": "2026-11-18T16:00:00.000Z",
                      *             "history": [
@@ -6796,7 +6800,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "cursor"
                      *       },
-                     *       "requestId": "46f038af-5fe1-4e23-82fa-59748802c3f9",
+                     *       "requestId": "ba01710c-f25d-41e2-814b-607b499f4a21",
                      *       "retryable": false
                      *     }
                      */
@@ -6880,14 +6884,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_9a2ff83e-dcc9-4f4f-923d-735207a2dae2",
+                     *       "executionId": "exe_2d2be432-06b4-47be-9f22-deece88fe855",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
+                     *       "approvalId": "apr_2e428042-fd2c-4062-9b67-10c33d61be44",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -6898,6 +6902,7 @@ export interface operations {
                      *         "feeToken": "USDC"
                      *       },
                      *       "reason": null,
+                     *       "nextAction": null,
                      *       "createdAt": "2026-11-18T16:00:00.000Z",
                      *       "updatedAt": "2026-11-18T16:00:00.000Z",
                      *       "history": [
@@ -6962,7 +6967,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "execution_not_found",
                      *       "message": "No execution exe_nope for this account.",
-                     *       "requestId": "24a96d5b-e72a-4e19-89da-a813ea3958d6",
+                     *       "requestId": "93b980e9-596b-4c69-af46-87ce608b9e00",
                      *       "retryable": false
                      *     }
                      */
@@ -7031,14 +7036,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_9a2ff83e-dcc9-4f4f-923d-735207a2dae2",
+                     *       "executionId": "exe_2d2be432-06b4-47be-9f22-deece88fe855",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
+                     *       "approvalId": "apr_2e428042-fd2c-4062-9b67-10c33d61be44",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -7049,6 +7054,7 @@ export interface operations {
                      *         "feeToken": "USDC"
                      *       },
                      *       "reason": null,
+                     *       "nextAction": null,
                      *       "createdAt": "2026-11-18T16:00:00.000Z",
                      *       "updatedAt": "2026-11-18T16:00:00.000Z",
                      *       "history": [
@@ -7224,7 +7230,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "api_key_not_found",
                      *       "message": "No key k-nope for this account.",
-                     *       "requestId": "b0b07179-ca66-4992-900e-ac13c4c9e15e",
+                     *       "requestId": "2fbcad8d-6eb5-4f40-bb84-55d78762080f",
                      *       "retryable": false
                      *     }
                      */
@@ -7303,10 +7309,10 @@ export interface operations {
                      *           "type": "execution",
                      *           "referenceId": "example-0001",
                      *           "details": {
-                     *             "executionId": "exe_9a2ff83e-dcc9-4f4f-923d-735207a2dae2",
+                     *             "executionId": "exe_2d2be432-06b4-47be-9f22-deece88fe855",
                      *             "state": "filled",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                     *             "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
+                     *             "approvalId": "apr_2e428042-fd2c-4062-9b67-10c33d61be44",
                      *             "agentSessionId": null,
                      *             "fill": {
                      *               "price": "62740.4",
@@ -7317,8 +7323,8 @@ export interface operations {
                      *               "feeToken": "USDC"
                      *             }
                      *           },
-                     *           "prevHash": "28175a161d339b6732df11f6005c7a324876db99a3f7aedc3fa3c33f243fa8e9",
-                     *           "hash": "f7489a0e67349056a8708624fd153dc15b51008f452f8845feaab3cc3a1754ce"
+                     *           "prevHash": "4dcd1a9948e22face91dd34c55b972b6009abfe09ec17fc618b48b18468fdac2",
+                     *           "hash": "cf7cc62369a9583d0ff97f62b070374d340c19b8eb92a8eebd21df11bed3a55f"
                      *         },
                      *         {
                      *           "seq": 9,
@@ -7332,13 +7338,13 @@ export interface operations {
                      *             "check": "agent_session",
                      *             "instructionHash": "cb1ca44f43f2c7b8faa5adfa29c138ab9674cf284e2079265658148018a68472"
                      *           },
-                     *           "prevHash": "f7489a0e67349056a8708624fd153dc15b51008f452f8845feaab3cc3a1754ce",
-                     *           "hash": "c1e0baedcecf87806263f810a3cd2e464366be3b2a9106df37f1431ab94378d0"
+                     *           "prevHash": "cf7cc62369a9583d0ff97f62b070374d340c19b8eb92a8eebd21df11bed3a55f",
+                     *           "hash": "e9b2903e1a14dbc8c768cd9d90f7054785bb177417005efc8e5e9403dae95b3c"
                      *         }
                      *       ],
                      *       "chainValid": true,
                      *       "brokenAt": null,
-                     *       "nextCursor": "eyJsIjoiYXVkaXQiLCJwIjp7ImEiOiJhY2N0LTEiLCJiZWZvcmUiOjh9fQ.PYu8jY_jM_mn7TrdySj1mFEggfSlIiA4tPysHvn56Tw"
+                     *       "nextCursor": "eyJsIjoiYXVkaXQiLCJwIjp7ImEiOiJhY2N0LTEiLCJiZWZvcmUiOjh9fQ.-9YmcK78PID_NMVnFkAb22QACrsDfqF_vMkgEzPs9kw"
                      *     }
                      */
                     "application/json": components["schemas"]["AuditLog"];
