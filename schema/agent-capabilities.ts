@@ -48,9 +48,19 @@ const ProtocolCapabilityRef = builder.objectRef<ProtocolCapability>('ProtocolCap
   }),
 });
 
+const McpInterfaceRef = builder.objectRef<Capabilities['interfaces']['mcp']>('McpInterface').implement({
+  description: 'The Model Context Protocol endpoint: tools generated from the workflow nodes, with the same Bearer credential and scopes.',
+  fields: (t) => ({ endpoint: t.exposeString('endpoint'), transport: t.exposeString('transport'), tools: t.exposeString('tools') }),
+});
+
+const AgentInterfacesRef = builder.objectRef<Capabilities['interfaces']>('AgentInterfaces').implement({
+  fields: (t) => ({ mcp: t.field({ type: McpInterfaceRef, resolve: (i) => i.mcp }) }),
+});
+
 const CapabilitiesRef = builder.objectRef<Capabilities>('Capabilities').implement({
   fields: (t) => ({
     keyId: t.exposeString('keyId', { nullable: true }),
+    interfaces: t.field({ type: AgentInterfacesRef, resolve: (c) => c.interfaces }),
     accountId: t.exposeString('accountId'),
     scopes: t.exposeStringList('scopes'),
     executionEnabled: t.exposeBoolean('executionEnabled'),

@@ -47,6 +47,8 @@ import { SharedControls } from './controls/shared-controls.js';
 import { AuditTrail } from './execution/audit-trail.js';
 import { createExecutionServices } from './execution/execution-services.js';
 import { CursorCodec } from './domain/cursor.js';
+import { MCP_PATH, McpEndpoint } from './http/mcp-endpoint.js';
+import { errorResponse } from './errors/error-response.js';
 import { createPaperVenues } from './execution/venues/paper-venues.js';
 import type { ExecutionVenue } from './execution/venues/execution-venue.js';
 import { openStores } from './stores/open-stores.js';
@@ -242,12 +244,22 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
         metricsToken: config.metricsToken,
         logger: config.accessLog ? logger : undefined,
       });
+      const mcp = new McpEndpoint((url, init) => yoga.fetch(url, init));
       const server = createServer((req, res) => {
         const requestId = requestIdOf(req.headers['x-request-id']);
         // The spec's other name for the public contract document.
         if (req.url === '/openapi.public.json' || req.url?.startsWith('/openapi.public.json?')) req.url = `/api/v1/public${req.url}`;
         setSecurityHeaders(req, res, GRAPHQL_ENDPOINT);
         if (edge.accept(req, res, requestId)) return; // request id, HEAD, metrics, access log, /healthz /readyz /metrics
+        // Model Context Protocol tools for agents (internal to the REST contract: in neither document).
+        if (req.url === MCP_PATH || req.url?.startsWith(`${MCP_PATH}?`)) {
+          res.setHeader('x-request-id', requestId);
+          return void mcp.handle(req, res, requestId).catch((err: unknown) => {
+            logger.error({ err }, 'mcp request failed');
+            if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+            res.end(JSON.stringify(errorResponse(500, 'internal_error', 'The MCP request failed.', requestId)));
+          });
+        }
         // Public GET routes skip the fetch-API and router layers; everything else goes through Yoga and Sofa.
         if (fastPath?.handle(req, res, requestId)) return;
         res.setHeader('x-request-id', requestId);

@@ -15,7 +15,7 @@ async function agentSession() {
     apiKeyId: 'k-full',
     protocols: ['paper-perps', 'paper-lending'],
     actions: ['place_order', 'supply', 'borrow'],
-    assets: ['BTC', 'USDC', 'WETH'],
+    assets: ['BTC', 'ETH', 'USDC', 'WETH'],
     maxOrderNotional: '20000',
     maxPeriodNotional: '100000',
     periodSeconds: 86_400,
@@ -76,6 +76,19 @@ describe('portfolio and positions', () => {
     console.log(
       `portfolio before ${before.totalValueUsd}, after a 0.15 BTC perp buy ${after.totalValueUsd} (fee ${execution.fill.fee}, uPnL ${pnl.toFixed(2)})`,
     );
+  });
+
+  it('a 5x short has its liquidation price where equity meets the 0.5 % maintenance margin', async () => {
+    const execution = await execute(
+      perpOrder('acct-short-1', { assetIn: { token: 'ETH', amount: '1' }, metadata: { side: 'sell', type: 'market', leverage: 5 } }),
+    );
+    const perp = (await read('/api/v1/data/positions')).body.data.perps.find((p: any) => p.marketId === 'ETH-PERP');
+    expect(perp).toMatchObject({ side: 'short', size: '1', marginUsd: new Decimal(execution.fill.notional).div(5).toFixed(2) });
+    // size −1: P = (−entry − margin) / (−1 × 1.005), about entry × 1.2 / 1.005.
+    const entry = new Decimal(perp.entryPrice);
+    const liq = entry.neg().minus(perp.marginUsd).div('-1.005');
+    expect(new Decimal(perp.liquidationPrice).minus(liq).abs().lte('0.05')).toBe(true);
+    expect(Number(perp.liquidationPrice)).toBeGreaterThan(Number(perp.entryPrice));
   });
 
   it('lending positions carry supplied, borrowed, accrued interest and LTV; a stale mark says so', async () => {

@@ -731,6 +731,9 @@ export interface components {
             /** @enum {string} */
             certification: "certified" | "canary" | "disabled" | "blocked" | "partner_required" | "legal_review_only";
         };
+        AgentInterfaces: {
+            mcp: components["schemas"]["McpInterface"];
+        };
         AgentSession: {
             id: string;
             apiKeyId: string;
@@ -815,6 +818,8 @@ export interface components {
         AuditEntry: {
             /** Format: int32 */
             seq: number;
+            /** @description The account whose chain this is (one of the hashed fields). */
+            accountId: string;
             /** Format: date-time */
             at: string;
             type: string;
@@ -823,6 +828,7 @@ export interface components {
                 [key: string]: unknown;
             };
             prevHash: string;
+            /** @description SHA-256 (hex) of the RFC 8785 canonical JSON of {seq, accountId, at, type, referenceId, details, prevHash}; prevHash is the previous entry hash (64 zeros for the first). */
             hash: string;
         };
         AuditLog: {
@@ -862,6 +868,7 @@ export interface components {
         };
         Capabilities: {
             keyId: string | null;
+            interfaces: components["schemas"]["AgentInterfaces"];
             accountId: string;
             scopes: string[];
             executionEnabled: boolean;
@@ -1185,6 +1192,12 @@ export interface components {
         } & {
             [key: string]: unknown;
         });
+        /** @description The Model Context Protocol endpoint: tools generated from the workflow nodes, with the same Bearer credential and scopes. */
+        McpInterface: {
+            endpoint: string;
+            transport: string;
+            tools: string;
+        };
         OrderBook: {
             marketId: string;
             asset: string;
@@ -1442,6 +1455,10 @@ export interface components {
             feeToken: string;
             amountOut: string | null;
             minAmountOut: string | null;
+            /** @description What the venue's fill would take now (same simulation as the submission); a limit that does not cross fills 0. */
+            expectedFilledAmount: string;
+            /** @description filled, partially_filled or rejected (an immediate-or-cancel limit that would be cancelled). */
+            expectedFillState: string;
             /** @description Signed ledger changes on a full fill. */
             balanceChanges: components["schemas"]["TokenAmount"][];
         };
@@ -1469,6 +1486,10 @@ export interface components {
             lastErrorAt: string | null;
             /** @description True while this replica runs ingestion (holds the lease). */
             ingestionLeader: boolean;
+            /** @description This replica (Redis mode). */
+            replica: string | null;
+            /** @description The replica that runs ingestion, as this one last saw the lease. */
+            leadingReplica: string | null;
         };
         /** @description What to put in the EIP-4361 message that decides an approval (with a fresh nonce). */
         SigningRequest: {
@@ -2003,7 +2024,7 @@ export interface operations {
                      *             "closed": true
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiaGlzdG9yeSIsInAiOnsibSI6IkJUQy1QRVJQIiwiciI6IjFoIiwidG8iOjE3OTUwMTAzOTk5OTl9fQ.pyFW7uKbIMoFlpIYACDfL8uUFHpdsB7iQb5ogbZwCpI"
+                     *         "nextCursor": "eyJsIjoiaGlzdG9yeSIsInAiOnsibSI6IkJUQy1QRVJQIiwiciI6IjFoIiwidG8iOjE3OTUwMTAzOTk5OTl9fQ.1n10jSoJHSnzkllmvz-tniZ8Vi4Hc3FPxemcjp2-Fhg"
                      *       }
                      *     }
                      */
@@ -2027,7 +2048,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "bd19f489-9a79-4b79-be61-422441f2a9f1",
+                     *       "requestId": "36fff2ca-e3ee-474e-b4b6-b94ecc4f50f4",
                      *       "retryable": false
                      *     }
                      */
@@ -2240,7 +2261,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_orderbook_not_available",
                      *       "message": "No public order book for 'USDC'.",
-                     *       "requestId": "d58b2d9d-ec54-478a-94e0-8efab8173840",
+                     *       "requestId": "e30acfc9-2cab-409b-8cf7-b1d81a9eaa6f",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets; only markets with hasOrderBook=true have one."
                      *     }
@@ -2417,7 +2438,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_protocol_not_found",
                      *       "message": "No public protocol 'nope'.",
-                     *       "requestId": "9a9ea9e2-80ce-4023-9f8f-6894db1f2eda",
+                     *       "requestId": "98600132-2cee-4a76-8120-bf6e1eae36fa",
                      *       "retryable": false,
                      *       "nextAction": "List public protocols with GET /api/v1/public/data/protocols.json."
                      *     }
@@ -2543,7 +2564,9 @@ export interface operations {
                      *           "connected": true,
                      *           "lastError": null,
                      *           "lastErrorAt": null,
-                     *           "ingestionLeader": false
+                     *           "ingestionLeader": false,
+                     *           "replica": null,
+                     *           "leadingReplica": null
                      *         }
                      *       }
                      *     }
@@ -3246,7 +3269,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "market_not_found",
                      *       "message": "No perpetual market for 'NOPE'.",
-                     *       "requestId": "a8382650-76db-401c-8680-54da4869902a",
+                     *       "requestId": "3a497956-ecbb-41a2-b5ba-c2f34af1ec22",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets."
                      *     }
@@ -3478,7 +3501,7 @@ export interface operations {
                      *             "annualizedPct": "10.7398"
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiZnVuZGluZyIsInAiOnsibSI6IkJUQy1QRVJQIiwiYmVmb3JlIjoxNzk1MDEwNDAwMDAwfX0.nfULbdzRRju3iyVlDrpt53bvog3kivLUg5LAjxcXbsE"
+                     *         "nextCursor": "eyJsIjoiZnVuZGluZyIsInAiOnsibSI6IkJUQy1QRVJQIiwiYmVmb3JlIjoxNzk1MDEwNDAwMDAwfX0.Xx7l0IjdBrSjcchfQlOWFLpOpcRVQL8QOkzfDHA5rPc"
                      *       }
                      *     }
                      */
@@ -3502,7 +3525,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "d42ccacd-36ee-4770-b0a1-e13508d0bb58",
+                     *       "requestId": "a6ffac9d-183f-40fe-91e0-1ead1b6fd5dd",
                      *       "retryable": false
                      *     }
                      */
@@ -3935,7 +3958,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "missing"
                      *       },
-                     *       "requestId": "10b7cc48-3c45-49ff-841c-7d7636dfa995",
+                     *       "requestId": "cefb4f90-033f-4bd2-903c-66f8cc7b726b",
                      *       "retryable": false,
                      *       "nextAction": "Create a key with `npm run keys -- create` and send it as a Bearer token."
                      *     }
@@ -4379,6 +4402,13 @@ export interface operations {
                      *       },
                      *       "data": {
                      *         "keyId": "k-full",
+                     *         "interfaces": {
+                     *           "mcp": {
+                     *             "endpoint": "/mcp",
+                     *             "transport": "streamable-http",
+                     *             "tools": "the workflow nodes with a route (GET /api/v1/workflow-nodes)"
+                     *           }
+                     *         },
                      *         "accountId": "acct-1",
                      *         "scopes": [
                      *           "data:read",
@@ -4866,7 +4896,7 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "ags_c022b489-0486-4a5f-97f7-1876d489315c",
+                     *         "id": "ags_b00df819-fa6e-4563-82e5-f340e7638010",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -4886,7 +4916,7 @@ export interface operations {
                      *         "active": true
                      *       },
                      *       {
-                     *         "id": "ags_8f2e2cb8-e358-479e-a641-3dbc05ce0ff5",
+                     *         "id": "ags_f0890e1f-1f95-415d-acab-f0e11e5da21a",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -5018,7 +5048,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_c022b489-0486-4a5f-97f7-1876d489315c",
+                     *       "id": "ags_b00df819-fa6e-4563-82e5-f340e7638010",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5073,7 +5103,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "wallet_session"
                      *       },
-                     *       "requestId": "ddcdb880-601c-447e-99d9-62d3abc113fc",
+                     *       "requestId": "5d8b67f3-4df4-4978-ab5f-fbdfc8a19ca8",
                      *       "retryable": false,
                      *       "nextAction": "POST /api/v1/auth/siwe/nonce, sign the EIP-4361 message, then POST /api/v1/auth/siwe/verify."
                      *     }
@@ -5158,7 +5188,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_8f2e2cb8-e358-479e-a641-3dbc05ce0ff5",
+                     *       "id": "ags_f0890e1f-1f95-415d-acab-f0e11e5da21a",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5225,7 +5255,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "agent_session_not_found",
                      *       "message": "No agent session ags_nope for this account.",
-                     *       "requestId": "eeec0abe-2733-4c3e-b76a-3fc1ca175f95",
+                     *       "requestId": "f6637444-63c9-460b-8f2a-7c9dda24bac1",
                      *       "retryable": false
                      *     }
                      */
@@ -5291,7 +5321,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "nonce": "ee2ba63ece19c1941b1fd56ae9a749f6d3ff5557914112536a703cdd2a97c4bd7a4c117d12ffe8eb5efbf9604c4f6d78",
+                     *       "nonce": "a95c73ce694933c2d7ade0ef837ff4a5cc1de61b4224a949",
                      *       "domain": "gateway.test",
                      *       "expiresAt": "2026-11-18T16:05:00.000Z"
                      *     }
@@ -5374,8 +5404,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: e2ba63ece19c1941b1fd56ae9a749f6d3ff5557914112536a703cdd2a97c4bd7a4c117d12ffe8eb5efbf9604c4f6d786\nIssued At: 2026-11-18T16:00:00.000Z",
-                 *       "signature": "0x73ae8a5a061d7ba95d4baa70ef2227ed0b3171acdb1285f6be18e6727416be2c5accb09c1b750e2b5da00b193796ec20ffaeb4e95ea8db237a3df79c258e55841c"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 104c537a6022c6ea95c134b530caa4e952f102e39b86a7c4\nIssued At: 2026-11-18T16:00:00.000Z",
+                 *       "signature": "0x8b98652278f8dd8b2954ece4e7d1fab3b087a314752dfc8072a9b28d1b6262ab79ed3b9cee6d271c8f26a5c89442fb9fcbe667576270f2fbe4587166280af4231b"
                  *     }
                  */
                 "application/json": components["schemas"]["SiweVerifyRequest"];
@@ -5395,7 +5425,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sessionToken": "tgws_WS4Sm2cQzEXiE95Q1yOFZoYdSvHQD14HoaKPvIzOCyU",
+                     *       "sessionToken": "tgws_Y_5mB9YtxAqnabIcdu0rChlumnXI1gnJK-5_mdvjeOs",
                      *       "accountId": "acct-1",
                      *       "wallet": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
                      *       "expiresAt": "2026-11-18T16:15:00.000Z"
@@ -5434,7 +5464,7 @@ export interface operations {
                      *       "code": "wallet_signature_invalid",
                      *       "message": "The nonce is unknown, expired or already used.",
                      *       "details": {},
-                     *       "requestId": "8af99f05-68c2-4e56-ba5c-373a5ec59a81",
+                     *       "requestId": "e6f7d0e8-f554-49ba-990c-90805b24ebbf",
                      *       "retryable": false,
                      *       "nextAction": "Get a new nonce from POST /api/v1/auth/siwe/nonce and sign a new message."
                      *     }
@@ -5608,7 +5638,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "previewId": "prv_803af1b7-361c-4705-9b6a-6419101f7734",
+                     *       "previewId": "prv_9b3c5cc5-05e6-410e-9b04-64fa7b15749a",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -5634,6 +5664,8 @@ export interface operations {
                      *         "feeToken": "USDC",
                      *         "amountOut": null,
                      *         "minAmountOut": null,
+                     *         "expectedFilledAmount": "0.01",
+                     *         "expectedFillState": "filled",
                      *         "balanceChanges": [
                      *           {
                      *             "token": "USDC",
@@ -5716,7 +5748,7 @@ export interface operations {
                      *         "gate": "idempotency",
                      *         "check": "preview_reference"
                      *       },
-                     *       "requestId": "a91db4bd-c945-4328-ad13-45fc60ba0095",
+                     *       "requestId": "5a29e5a3-2be7-4438-9c1a-13617b483062",
                      *       "retryable": false,
                      *       "nextAction": "Use a new referenceId, or read the execution by referenceId before any retry."
                      *     }
@@ -5810,7 +5842,7 @@ export interface operations {
                      *       "data": {
                      *         "approvals": [
                      *           {
-                     *             "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *             "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *             "state": "consumed",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *             "instruction": {
@@ -5831,19 +5863,19 @@ export interface operations {
                      *             "expiresAt": "2026-11-18T16:05:00.000Z",
                      *             "decidedAt": "2026-11-18T16:00:00.000Z",
                      *             "consumedAt": "2026-11-18T16:00:00.000Z",
-                     *             "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
+                     *             "executionId": "exe_9a2ff83e-dcc9-4f4f-923d-735207a2dae2",
                      *             "approveRequest": {
-                     *               "statement": "Approve execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Approve execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *                 "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
                      *             },
                      *             "rejectRequest": {
-                     *               "statement": "Reject execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Reject execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *                 "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
@@ -5874,7 +5906,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "state"
                      *       },
-                     *       "requestId": "f4477080-be9f-43d8-bea7-e2d59e7baf68",
+                     *       "requestId": "e6eca11e-6a1f-4611-a878-4ae63036fcd9",
                      *       "retryable": false
                      *     }
                      */
@@ -5974,7 +6006,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *       "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -5997,17 +6029,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *           "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *           "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6121,7 +6153,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *       "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6144,17 +6176,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *           "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *           "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6208,7 +6240,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "approval_not_found",
                      *       "message": "No approval apr_nope for this account.",
-                     *       "requestId": "71f2ae34-a08b-4be6-9fd3-6b005390dd12",
+                     *       "requestId": "19a6d8e5-9e8b-461a-967a-a14b72698abe",
                      *       "retryable": false
                      *     }
                      */
@@ -6267,8 +6299,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "decision": "approve",
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 2ba63ece19c1941b1fd56ae9a749f6d3ff5557914112536a703cdd2a97c4bd7a4c117d12ffe8eb5efbf9604c4f6d7863\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                 *       "signature": "0x5e55f47f1b94a6b6c1f5e24aa462820a2ea71ed561b11d2cd7aaae5be69ac47d6f9942494019bb3ee2f6b4fc599712d900068b55cb6aed0863428462736f3a541b"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 4b63e8cef8aed56055150e9b27e9b70cb3465ea53313ccfc\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                 *       "signature": "0xe1ccd687d2328b01071959ecd4238c746cca105231dc688ee14a6c8b92b03811148bb639ffe0a696aae87f504d7bac897b79681f685cf1747eb603f09617f46a1b"
                  *     }
                  */
                 "application/json": components["schemas"]["ApprovalDecision"];
@@ -6288,7 +6320,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *       "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *       "state": "approved",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6311,17 +6343,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *           "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_e7aad987-baf2-4940-8b38-7394cc916541 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *           "urn:gateway:approval:apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6408,7 +6440,7 @@ export interface operations {
                      *       "details": {
                      *         "state": "approved"
                      *       },
-                     *       "requestId": "f573cefa-6412-4216-a47b-8afd0c10f1f7",
+                     *       "requestId": "a49b5515-8915-4924-9ce6-f373c9b3bf4e",
                      *       "retryable": false,
                      *       "nextAction": "Create a new approval."
                      *     }
@@ -6475,7 +6507,7 @@ export interface operations {
                  *         "type": "market"
                  *       },
                  *       "referenceId": "example-0001",
-                 *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf"
+                 *       "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541"
                  *     }
                  */
                 "application/json": components["schemas"]["ExecuteRequest"];
@@ -6496,14 +6528,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
+                     *       "executionId": "exe_9a2ff83e-dcc9-4f4f-923d-735207a2dae2",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *       "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -6582,7 +6614,7 @@ export interface operations {
                      *         "gate": "authority",
                      *         "check": "agent_session"
                      *       },
-                     *       "requestId": "20cfade1-ee21-4d07-9d7a-1d94487f1ef2",
+                     *       "requestId": "8fe031c2-36c1-4951-9e6b-f7e190153c62",
                      *       "retryable": false,
                      *       "nextAction": "Interactive: create and approve an approval, then submit with its approvalId. API key: activate an agent session covering this order."
                      *     }
@@ -6606,12 +6638,12 @@ export interface operations {
                      * @example {
                      *       "error": "Conflict",
                      *       "code": "QUOTE_STALE",
-                     *       "message": "No preview of this instruction; preview it first.",
+                     *       "message": "No preview of this instruction under this referenceId; preview it first.",
                      *       "details": {
                      *         "gate": "quote",
                      *         "check": "preview"
                      *       },
-                     *       "requestId": "dc389e18-fd43-4621-a1ee-0c840e1ee3fe",
+                     *       "requestId": "13e66a50-ef02-432b-9ab7-c06107c6ab85",
                      *       "retryable": true,
                      *       "nextAction": "Call POST /api/v1/execute/preview again with the same body, then resubmit."
                      *     }
@@ -6705,14 +6737,14 @@ export interface operations {
                      *       "data": {
                      *         "executions": [
                      *           {
-                     *             "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
+                     *             "executionId": "exe_9a2ff83e-dcc9-4f4f-923d-735207a2dae2",
                      *             "referenceId": "example-0001",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *             "protocol": "paper-perps",
                      *             "action": "place_order",
                      *             "state": "filled",
                      *             "principalKind": "wallet_session",
-                     *             "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *             "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *             "agentSessionId": null,
                      *             "fill": {
                      *               "price": "62740.4",
@@ -6764,7 +6796,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "cursor"
                      *       },
-                     *       "requestId": "64db106b-98ee-4dc6-b365-3a3dac13e980",
+                     *       "requestId": "46f038af-5fe1-4e23-82fa-59748802c3f9",
                      *       "retryable": false
                      *     }
                      */
@@ -6848,14 +6880,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
+                     *       "executionId": "exe_9a2ff83e-dcc9-4f4f-923d-735207a2dae2",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *       "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -6930,7 +6962,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "execution_not_found",
                      *       "message": "No execution exe_nope for this account.",
-                     *       "requestId": "2bc44fad-cd38-4189-9829-e9880895a729",
+                     *       "requestId": "24a96d5b-e72a-4e19-89da-a813ea3958d6",
                      *       "retryable": false
                      *     }
                      */
@@ -6999,14 +7031,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
+                     *       "executionId": "exe_9a2ff83e-dcc9-4f4f-923d-735207a2dae2",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *       "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -7192,7 +7224,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "api_key_not_found",
                      *       "message": "No key k-nope for this account.",
-                     *       "requestId": "08e8ec83-47e4-4c11-af2c-332e7bec70e5",
+                     *       "requestId": "b0b07179-ca66-4992-900e-ac13c4c9e15e",
                      *       "retryable": false
                      *     }
                      */
@@ -7266,14 +7298,15 @@ export interface operations {
                      *       "entries": [
                      *         {
                      *           "seq": 8,
+                     *           "accountId": "acct-1",
                      *           "at": "2026-11-18T16:00:00.000Z",
                      *           "type": "execution",
                      *           "referenceId": "example-0001",
                      *           "details": {
-                     *             "executionId": "exe_a43bd3a7-fe09-4492-bfa8-765e6b3c361b",
+                     *             "executionId": "exe_9a2ff83e-dcc9-4f4f-923d-735207a2dae2",
                      *             "state": "filled",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                     *             "approvalId": "apr_d1beb5f4-ba2a-4f5f-a586-733e9eae4ecf",
+                     *             "approvalId": "apr_e7aad987-baf2-4940-8b38-7394cc916541",
                      *             "agentSessionId": null,
                      *             "fill": {
                      *               "price": "62740.4",
@@ -7284,11 +7317,12 @@ export interface operations {
                      *               "feeToken": "USDC"
                      *             }
                      *           },
-                     *           "prevHash": "a09391a527a15d6e0b8aa6cddc0bbd069f683c345fcba922916300282dbd6c28",
-                     *           "hash": "c53ebedf1e9a6429e668d63102f0fff6a981965fb200ce9b703dd1c6d8dde7a6"
+                     *           "prevHash": "28175a161d339b6732df11f6005c7a324876db99a3f7aedc3fa3c33f243fa8e9",
+                     *           "hash": "f7489a0e67349056a8708624fd153dc15b51008f452f8845feaab3cc3a1754ce"
                      *         },
                      *         {
                      *           "seq": 9,
+                     *           "accountId": "acct-1",
                      *           "at": "2026-11-18T16:00:00.000Z",
                      *           "type": "execution_refused",
                      *           "referenceId": "example-0002",
@@ -7298,13 +7332,13 @@ export interface operations {
                      *             "check": "agent_session",
                      *             "instructionHash": "cb1ca44f43f2c7b8faa5adfa29c138ab9674cf284e2079265658148018a68472"
                      *           },
-                     *           "prevHash": "c53ebedf1e9a6429e668d63102f0fff6a981965fb200ce9b703dd1c6d8dde7a6",
-                     *           "hash": "b16ac2bc017b2e712f975655b921be928ab6908fe64864f96fae812f59fa7969"
+                     *           "prevHash": "f7489a0e67349056a8708624fd153dc15b51008f452f8845feaab3cc3a1754ce",
+                     *           "hash": "c1e0baedcecf87806263f810a3cd2e464366be3b2a9106df37f1431ab94378d0"
                      *         }
                      *       ],
                      *       "chainValid": true,
                      *       "brokenAt": null,
-                     *       "nextCursor": "eyJsIjoiYXVkaXQiLCJwIjp7ImEiOiJhY2N0LTEiLCJiZWZvcmUiOjh9fQ.erz0bNdis5A-fLmPfLFwfWT5NempB70Tu-vad3Gc9E4"
+                     *       "nextCursor": "eyJsIjoiYXVkaXQiLCJwIjp7ImEiOiJhY2N0LTEiLCJiZWZvcmUiOjh9fQ.PYu8jY_jM_mn7TrdySj1mFEggfSlIiA4tPysHvn56Tw"
                      *     }
                      */
                     "application/json": components["schemas"]["AuditLog"];

@@ -43,6 +43,8 @@ export interface Capabilities {
   executionEnabled: boolean;
   killSwitchEngaged: boolean;
   protocols: ProtocolCapability[];
+  /** Agent interfaces beside REST: the MCP endpoint (Streamable HTTP, same Bearer credential). */
+  interfaces: { mcp: { endpoint: string; transport: 'streamable-http'; tools: string } };
 }
 
 const toBlock = (v: GateVerdict): GateBlock => ({ gate: v.gate, check: v.check, code: v.code ?? 'POLICY_DENIED', reason: v.reason });
@@ -60,6 +62,7 @@ export async function capabilitiesEnvelope(ctx: GatewayContext): Promise<PublicE
     scopes: [...auth.scopes],
     executionEnabled: controls.isExecutionEnabled(),
     killSwitchEngaged: controls.killSwitchState().engaged,
+    interfaces: { mcp: { endpoint: '/mcp', transport: 'streamable-http', tools: 'the workflow nodes with a route (GET /api/v1/workflow-nodes)' } },
     protocols: await Promise.all(
       visible.map(async (p) => ({
         id: p.id,

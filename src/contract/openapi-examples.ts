@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+// A module import, so the compiled build (dist/) carries the file too.
+import recorded from './openapi-examples.json' with { type: 'json' };
 
 /** Examples of one operation, recorded from live responses (`UPDATE_CONTRACT=1` re-records them). */
 export interface OperationExamples {
@@ -8,12 +9,7 @@ export interface OperationExamples {
 
 type ExamplesFile = Record<string, { request?: unknown; responses?: Record<string, unknown> }>;
 
-let loaded: ExamplesFile | undefined;
-
-function file(): ExamplesFile {
-  loaded ??= JSON.parse(readFileSync(new URL('./openapi-examples.json', import.meta.url), 'utf8')) as ExamplesFile;
-  return loaded;
-}
+const file = (): ExamplesFile => recorded as ExamplesFile;
 
 export function examplesOf(operationId: string): OperationExamples {
   const entry = file()[operationId] ?? {};

@@ -94,7 +94,8 @@ export function attachGraphqlWs(
       },
       onSubscribe: async (ctx, id, payload) => {
         const auth = new RequestAuth(authenticator, headers.get(ctx.extra));
-        const verified = auth.header === undefined ? undefined : await auth.resolve();
+        // An identity store outage: counted as the address here; the operation's own check fails closed.
+        const verified = auth.header === undefined ? undefined : await auth.resolve().catch(() => undefined);
         const request = ctx.extra.request;
         const rate = await checkRateLimit(rateLimits, {
           isPublic: false,

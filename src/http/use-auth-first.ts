@@ -1,7 +1,9 @@
+import type { ExecutionArgs, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { RequestAuth, type Authenticator } from '../auth/authenticator.js';
 import type { OperatorAccess } from '../controls/operator-access.js';
+import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
 import { errorOutcomeResponse } from './error-outcome.js';
 import type { GatewayContext } from './gateway-context.js';
 import { credentialOutage } from './credential-outage.js';
@@ -36,14 +38,28 @@ export function useAuthFirst(options: AuthFirstOptions): Plugin<GatewayContext> 
       if (refusal) endResponse(errorOutcomeResponse(restErrorOutcome([refusal], scope, options.logger)));
     },
     async onExecute({ args, setResultAndStopExecution }) {
-      const ctx = args.contextValue as GatewayContext;
-      const refusal = await rootFieldsAuthError(args.schema, args.document, args.operationName, ctx.auth, options.operator);
+      const refusal = await graphqlRefusal(args, options);
       if (refusal) setResultAndStopExecution({ data: null, errors: [refusal] });
     },
     async onSubscribe({ args, setResultAndStopExecution }) {
-      const ctx = args.contextValue as GatewayContext;
-      const refusal = await rootFieldsAuthError(args.schema, args.document, args.operationName, ctx.auth, options.operator);
+      const refusal = await graphqlRefusal(args, options);
       if (refusal) setResultAndStopExecution({ data: null, errors: [refusal] });
     },
   };
+}
+
+/**
+ * The root-field check of one GraphQL operation. An outage while checking refuses the operation
+ * as a result (a GatewayError as is, anything else masked and logged), so a graphql-ws socket
+ * answers that operation instead of closing.
+ */
+async function graphqlRefusal(args: ExecutionArgs, options: AuthFirstOptions): Promise<GraphQLError | undefined> {
+  const ctx = args.contextValue as GatewayContext;
+  try {
+    return await rootFieldsAuthError(args.schema, args.document, args.operationName, ctx.auth, options.operator);
+  } catch (err) {
+    if (isGatewayError(err)) return err;
+    options.logger.error({ err, requestId: ctx.http?.requestId }, 'credential check failed');
+    return new GatewayError(503, 'POLICY_UNAVAILABLE', 'The credential could not be checked; retry shortly.', { retryable: true });
+  }
 }

@@ -212,6 +212,73 @@ export function executionStoresContract(name: string, make: () => Promise<Execut
       expect(await ledger.balances('nobody')).toBeUndefined();
     });
 
+    it('executions: the open ones are listed until they are final', async () => {
+      const { executions } = await make();
+      const [a, b] = [execution('o1', 'ref-o1'), execution('o2', 'ref-o2')];
+      await executions.create(a);
+      await executions.create(b);
+      await executions.update({ ...b, state: 'unknown' });
+      expect((await executions.listOpen(10)).map((e) => e.id).sort()).toEqual(['o1', 'o2']);
+      await executions.update({ ...a, state: 'filled' });
+      await executions.update({ ...b, state: 'failed' });
+      expect(await executions.listOpen(10)).toEqual([]);
+    });
+
+    it('agent sessions: an entry settles to its fill and gives back exactly what it counted, once', async () => {
+      const { agentSessions } = await make();
+      expect((await agentSessions.addSpend('s9', NOW, '100', '1000', 60_000, 'e1')).ok).toBe(true);
+      expect((await agentSessions.addSpend('s9', NOW, '50', '1000', 60_000, 'e2')).ok).toBe(true);
+      await agentSessions.settleSpend('s9', NOW, 'e1', '80.5');
+      expect(await agentSessions.spent('s9', NOW)).toBe('130.5');
+      await Promise.all([agentSessions.settleSpend('s9', NOW, 'e2', '0'), agentSessions.settleSpend('s9', NOW, 'e2', '0')]);
+      await agentSessions.settleSpend('s9', NOW, 'never-counted', '0');
+      expect(await agentSessions.spent('s9', NOW)).toBe('80.5');
+    });
+
+    it('approvals: a consumption is given back only to the execution that made it', async () => {
+      const { approvals } = await make();
+      await approvals.create(approval('a9'));
+      await approvals.decide('a9', 'approved', NOW);
+      expect(await approvals.consume('a9', 'hash-1', 'e1', NOW)).toBe('consumed');
+      expect(await approvals.release('a9', 'e2')).toBe(false);
+      expect(await approvals.release('a9', 'e1')).toBe(true);
+      expect(await approvals.get('a9')).toMatchObject({ state: 'approved', executionId: null, consumedAt: null });
+      expect(await approvals.release('a9', 'e1')).toBe(false);
+    });
+
+    it('ledger: an order is booked once under its id; a void refuses later bookings; an undo books only over its record', async () => {
+      const { ledger } = await make();
+      await ledger.seed('acct', { USDC: '100' });
+      const booking = { changes: { USDC: '-10', 'position:X': '1' }, mayGoNegative: ['position:X'], record: 'filled' };
+      const twice = await Promise.all([ledger.book('acct', 'o1', booking), ledger.book('acct', 'o1', booking)]);
+      expect(twice.filter((r) => r.booked)).toHaveLength(1);
+      expect(twice.find((r) => !r.booked)).toEqual({ booked: false, existing: 'filled' });
+      expect((await ledger.balances('acct'))!.USDC).toBe('90');
+      expect(await ledger.book('acct', 'o1', { changes: { USDC: '10', 'position:X': '-1' }, mayGoNegative: [], record: 'undone', replacing: 'nope' })).toEqual({
+        booked: false,
+        existing: 'filled',
+      });
+      expect(
+        (
+          await ledger.book('acct', 'o1', {
+            changes: { USDC: '10', 'position:X': '-1' },
+            mayGoNegative: ['USDC', 'position:X'],
+            record: 'undone',
+            replacing: 'filled',
+          })
+        ).booked,
+      ).toBe(true);
+      expect(await ledger.order('acct', 'o1')).toBe('undone');
+      expect((await ledger.book('acct', 'o2', { changes: {}, mayGoNegative: [], record: 'void' })).booked).toBe(true);
+      expect(await ledger.book('acct', 'o2', booking)).toEqual({ booked: false, existing: 'void' });
+      expect(await ledger.book('acct', 'o3', { changes: { USDC: '-1000' }, mayGoNegative: [], record: 'x' })).toMatchObject({
+        booked: false,
+        short: { token: 'USDC' },
+      });
+      expect(await ledger.order('acct', 'o3')).toBeUndefined();
+      expect((await ledger.balances('acct'))!.USDC).toBe('100');
+    });
+
     it('audit: an append-only hash chain, concurrent appends included', async () => {
       const { audit } = await make();
       await Promise.all(

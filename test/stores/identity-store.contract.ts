@@ -36,6 +36,14 @@ export function identityStoreContract(name: string, make: () => Promise<Identity
       expect(byId(await store.listAccounts())).toEqual([account('a', { USDC: '20', WETH: '1.5' }), account('b')]);
     });
 
+    it('creates an account only if absent: one of concurrent creators wins, the first record stays', async () => {
+      const store = await make();
+      const created = await Promise.all([1, 2, 3].map((i) => store.createAccount(account('solo', { USDC: String(i) }))));
+      expect(created.filter(Boolean)).toHaveLength(1);
+      const winner = created.indexOf(true) + 1;
+      expect((await store.getAccount('solo'))!.balances).toEqual({ USDC: String(winner) });
+    });
+
     it('finds keys by the hash of their secret and by id, and lists them per account', async () => {
       const store = await make();
       const k1 = key('k1', 'a', 'a1', { scopes: ['data:read', 'execute:preview'], label: 'bot' });

@@ -13,6 +13,10 @@ export class MemoryLedgerStore implements LedgerStore {
     if (!this.ledgers.has(accountId)) this.ledgers.set(accountId, new Map(Object.entries(balances).map(([k, v]) => [k, new Decimal(quantize(v))])));
   }
   async apply(accountId: string, changes: Record<string, string>, mayGoNegative: readonly string[]) {
+    return this.applyNow(accountId, changes, mayGoNegative);
+  }
+  /** Synchronous, so a booking checks and applies with nothing in between. */
+  private applyNow(accountId: string, changes: Record<string, string>, mayGoNegative: readonly string[]) {
     const l = this.ledgers.get(accountId) ?? new Map<string, Decimal>();
     const next = new Map(l);
     for (const [token, delta] of Object.entries(changes)) {
@@ -29,7 +33,7 @@ export class MemoryLedgerStore implements LedgerStore {
     const key = `${accountId}|${orderId}`;
     const existing = this.orders.get(key);
     if (existing !== b.replacing) return { booked: false, existing: existing ?? '' };
-    const applied = await this.apply(accountId, b.changes, b.mayGoNegative);
+    const applied = this.applyNow(accountId, b.changes, b.mayGoNegative);
     if (!applied.ok) return { booked: false, short: { token: applied.token, available: applied.available, required: applied.required } };
     this.orders.set(key, b.record);
     return { booked: true };

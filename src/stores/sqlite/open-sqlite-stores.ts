@@ -29,15 +29,19 @@ export function sqliteExecutionStores(db: SqliteDatabase, now: () => number = Da
   };
 }
 
-/** Deletes expired nonces, wallet sessions, idempotency records and spend counters; returns how many. */
+/** Deletes expired nonces, wallet sessions, idempotency records and spend counters (with their entries); returns how many. */
 export function pruneExpired(db: SqliteDatabase, now: number): number {
   return db
-    .transaction(() =>
-      ['idempotency', 'siwe_nonces', 'wallet_sessions', 'agent_spend'].reduce(
+    .transaction(() => {
+      const expired = ['idempotency', 'siwe_nonces', 'wallet_sessions', 'agent_spend'].reduce(
         (n, table) => n + db.prepare(`DELETE FROM ${table} WHERE expires_at <= ?`).run(now).changes,
         0,
-      ),
-    )
+      );
+      const orphans = db.prepare(
+        'DELETE FROM agent_spend_entries WHERE NOT EXISTS (SELECT 1 FROM agent_spend s WHERE s.session_id = agent_spend_entries.session_id AND s.period_start = agent_spend_entries.period_start)',
+      );
+      return expired + orphans.run().changes;
+    })
     .immediate();
 }
 
