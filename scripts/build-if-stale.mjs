@@ -1,5 +1,5 @@
 // Builds dist/: tsc (tsconfig.build.json), then the sources' data files beside the compiled code
-// (such as src/contract/openapi-examples.json, read at run time). With no argument only when dist/
+// (any non-TypeScript file under src/, schema/, resolvers/). With no argument only when dist/
 // is missing or older than any source, so `npm start` and the tests always run the code in the
 // tree and cost nothing when nothing changed; `--force` (npm run build) always builds.
 import { spawnSync } from 'node:child_process';

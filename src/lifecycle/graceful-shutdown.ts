@@ -15,16 +15,24 @@ export interface ShutdownOptions {
  * SIGTERM and SIGINT stop the gateway gracefully: readiness turns false, the server stops
  * accepting, subscriptions complete (SSE `complete`, graphql-ws closed with 1001), in-flight
  * requests finish within `drainMs` (then their connections are cut), the ingestion lease is
- * handed back and the stores closed; exit 0. A second signal exits at once with 1.
+ * handed back and the stores closed; exit 0. A second signal (a second later or more, or another
+ * signal) exits at once with 1.
  */
+/** A repeat of the first signal within this window is the same signal delivered twice, not a second one. */
+const DUPLICATE_WINDOW_MS = 1_000;
+
 export function installGracefulShutdown(options: ShutdownOptions): void {
   let stopping = false;
+  let first: { signal: NodeJS.Signals; at: number } | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
+      // Ctrl-C under `npm start` reaches node twice (from the terminal and forwarded by npm): the same signal within a moment is one.
+      if (first && first.signal === signal && Date.now() - first.at < DUPLICATE_WINDOW_MS) return;
       options.logger.warn({ signal }, 'second signal: exiting without draining');
       return options.exit(1);
     }
     stopping = true;
+    first = { signal, at: Date.now() };
     shutdown(options, signal).then(
       () => options.exit(0),
       (err: unknown) => {
