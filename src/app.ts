@@ -29,6 +29,7 @@ import { applyBootstrap, readBootstrap } from './auth/bootstrap-file.js';
 import { ensureDemoKey } from './auth/key-issuer.js';
 import { useRateLimits, type RateLimitOptions } from './http/use-rate-limits.js';
 import { useAuthFirst } from './http/use-auth-first.js';
+import { useOperatorIntrospection } from './http/use-operator-introspection.js';
 import { boundedGraphqlPlugins } from './http/bounded-graphql.js';
 import { admitRequest, answerClientErrors } from './http/request-edge.js';
 import { useJsonBodies } from './http/use-json-bodies.js';
@@ -189,6 +190,8 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       useCleanErrors(),
       // jit's compiled subscribe drops field arguments: compile queries and mutations only.
       useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== 'subscription' }),
+      // After jit: introspection by anyone but the operator runs on the schema without operator fields.
+      useOperatorIntrospection(services.operator),
       sofaRoutes,
       useSharedEventResults(),
       useOperationMetrics(() => metrics),
