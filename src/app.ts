@@ -53,6 +53,7 @@ import { errorResponse } from './errors/error-response.js';
 import { createPaperVenues } from './execution/venues/paper-venues.js';
 import type { ExecutionVenue } from './execution/venues/execution-venue.js';
 import { openStores } from './stores/open-stores.js';
+import { timedStores } from './stores/timed-stores.js';
 import type { GatewayStores } from './stores/gateway-stores.js';
 import { Ledger } from './execution/ledger.js';
 import { HistoryReader } from './market-data/history-reader.js';
@@ -61,6 +62,7 @@ import { closableEvents } from './events/closable-events.js';
 import { checkFaultSources } from './sources/source-faults.js';
 import { ServerEdge } from './http/server-edge.js';
 import { GatewayMetrics, useOperationMetrics } from './http/gateway-metrics.js';
+import { useExecuteOutcomeMetrics } from './http/execute-outcome-metrics.js';
 import { LifecycleState } from './http/readiness.js';
 
 export const GRAPHQL_ENDPOINT = '/graphql';
@@ -105,7 +107,8 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
   for (const s of sources) s.setFault(config.simulatedFaults[s.id] ?? 'none');
   const directory = new MarketDirectory(sources.flatMap((s) => s.markets()));
   const opened = openStores(config, logger, () => clock.now());
-  const stores = options.faults?.stores?.(opened) ?? opened;
+  // Store calls are timed for /metrics (the metrics exist once the server does).
+  const stores = timedStores(options.faults?.stores?.(opened) ?? opened, (store, method, seconds, ok) => metrics?.storeCall(store, method, seconds, ok));
   const { cache, candles, funding, identities, rateLimiter } = stores;
   const events = closableEvents(stores.events);
   const reader = new MarketReader(directory, cache, clock);
@@ -162,6 +165,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     authenticator,
     trustProxy: config.trustProxy,
     logger,
+    onRejected: (policy) => metrics?.rateLimitRejection(policy),
   };
   const sofaRoutes = useSofaRoutes({ contract: services.contract, logger });
 
@@ -195,6 +199,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       sofaRoutes,
       useSharedEventResults(),
       useOperationMetrics(() => metrics),
+      useExecuteOutcomeMetrics(() => metrics),
     ],
   });
 

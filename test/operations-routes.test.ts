@@ -8,6 +8,7 @@ import { buildApp } from '../src/app.js';
 import { testConfig } from '../src/config/gateway-config.js';
 import { OPERATIONS_PATHS } from '../src/http/server-edge.js';
 import { startGateway, type TestGateway } from './support/gateway.js';
+import { call, perpOrder, SESSION_TIME } from './support/execution.js';
 import { bearer, writeBootstrap } from './support/keys.js';
 
 /**
@@ -143,6 +144,28 @@ describe('/metrics with GATEWAY_METRICS_TOKEN', () => {
       const text = await allowed.text();
       expect(text).toContain('gateway_graphql_operations_total{type="query",via="graphql"} 1');
       expect(text).toContain('gateway_graphql_operations_total{type="query",via="rest"} 1');
+    } finally {
+      await gw.close();
+    }
+  });
+});
+
+describe('/metrics: execute outcomes, rate-limit rejections, store latency', () => {
+  it('counts a refused execute by its code, a 429 by its policy, and times identity and execution store calls', async () => {
+    const keys = writeBootstrap();
+    const gw = await startGateway({ bootstrapPath: keys.path, rateLimits: { publicPerMinute: 1, keyPerMinute: 100 } }, SESSION_TIME);
+    try {
+      // An execute with no preview is refused (QUOTE_STALE or a policy code): counted as refused with that code.
+      const refused = await call(gw, 'POST', '/api/v1/execute', keys.full, perpOrder('m-refused'));
+      const code = ((await refused.json()) as { code: string }).code;
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      expect((await gw.get('/api/v1/public/status')).status).toBe(200);
+      expect((await gw.get('/api/v1/public/status')).status).toBe(429);
+      const text = await (await gw.get('/metrics')).text();
+      expect(text).toContain(`gateway_execute_outcomes_total{outcome="refused",code="${code}"} 1`);
+      expect(text).toContain('gateway_rate_limit_rejections_total{policy="public"} 1');
+      expect(text).toMatch(/gateway_store_call_duration_seconds_count\{store="identities",method="findKeyByHash",ok="true"\} [1-9]/);
+      expect(text).toMatch(/gateway_store_call_duration_seconds_count\{store="[a-zA-Z]+",method="[a-zA-Z]+",ok="true"\} [1-9]/);
     } finally {
       await gw.close();
     }

@@ -23,8 +23,12 @@ export class GatewayMetrics {
   private readonly requests: Histogram<'method' | 'route' | 'status'>;
   private readonly sse: Gauge;
   private readonly operations: Counter<'type' | 'via'>;
+  private readonly outcomes: Counter<'outcome' | 'code'>;
+  private readonly rateLimited: Counter<'policy'>;
+  private readonly storeCalls: Histogram<'store' | 'method' | 'ok'>;
   /** Label children by `method route status`: observing one skips prom-client's label hashing. */
   private readonly series = new Map<string, ReturnType<Histogram['labels']>>();
+  private readonly storeSeries = new Map<string, ReturnType<Histogram['labels']>>();
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
@@ -41,6 +45,25 @@ export class GatewayMetrics {
       name: 'gateway_graphql_operations_total',
       help: 'GraphQL operations executed, by type and way in (rest: a contract route through Sofa; graphql: /graphql over HTTP, SSE or graphql-ws)',
       labelNames: ['type', 'via'],
+      registers,
+    });
+    this.outcomes = new Counter({
+      name: 'gateway_execute_outcomes_total',
+      help: 'Answers to execute (REST and GraphQL): outcome is the execution state answered, or "refused"; code is the refusal code (gate or error), "none" otherwise',
+      labelNames: ['outcome', 'code'],
+      registers,
+    });
+    this.rateLimited = new Counter({
+      name: 'gateway_rate_limit_rejections_total',
+      help: 'Requests and graphql-ws operations refused 429 by the rate limiter, by policy',
+      labelNames: ['policy'],
+      registers,
+    });
+    this.storeCalls = new Histogram({
+      name: 'gateway_store_call_duration_seconds',
+      help: 'Identity and execution store calls (SQLite or Redis) by store, method and success',
+      labelNames: ['store', 'method', 'ok'],
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 2.5],
       registers,
     });
     new Gauge({
@@ -96,6 +119,21 @@ export class GatewayMetrics {
     const key = `${method} ${route} ${status}`;
     let series = this.series.get(key);
     if (series === undefined) this.series.set(key, (series = this.requests.labels(method, route, String(status))));
+    series.observe(seconds);
+  }
+
+  executeOutcome(outcome: string, code: string): void {
+    this.outcomes.inc({ outcome, code });
+  }
+
+  rateLimitRejection(policy: string): void {
+    this.rateLimited.inc({ policy });
+  }
+
+  storeCall(store: string, method: string, seconds: number, ok: boolean): void {
+    const key = `${store} ${method} ${ok}`;
+    let series = this.storeSeries.get(key);
+    if (series === undefined) this.storeSeries.set(key, (series = this.storeCalls.labels(store, method, String(ok))));
     series.observe(seconds);
   }
 

@@ -20,6 +20,8 @@ export interface RateLimitOptions {
   /** Take the client address from X-Forwarded-For (only behind a trusted proxy). */
   trustProxy: boolean;
   logger: Logger;
+  /** Told of every 429 the limiter decides (metrics). */
+  onRejected?: (policy: string) => void;
 }
 
 /** The limiter's verdict on one request: a decision whose headers go on the answer, or a 429 to send instead. */
@@ -57,6 +59,7 @@ export async function checkRateLimit(options: RateLimitOptions, subject: RateSub
     return {};
   }
   if (decision.allowed) return { decision };
+  options.onRejected?.(policy.name);
   const body = errorResponse(429, 'rate_limited', `Too many requests; retry after ${decision.resetSeconds} s.`, subject.requestId, {
     retryAfter: decision.resetSeconds,
     retryable: true,
