@@ -1,10 +1,12 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildContractOpenApi, type OpenApiDocument } from './contract-openapi.js';
 import { ROUTES } from './route-registry.js';
+import { immutableJson } from '../domain/rendered-json.js';
 
 /**
  * The contract documents, generated once from Sofa's OpenAPI output when the router is built,
- * then served as they are on every request.
+ * then served as they are on every request: deep-frozen, with their JSON text rendered once
+ * (`immutableJson`), which the public fast path reuses instead of serialising per request.
  */
 export class ContractDocuments {
   private publicDoc: OpenApiDocument | undefined;
@@ -12,8 +14,8 @@ export class ContractDocuments {
 
   /** Called with Sofa's raw document each time the Sofa router is (re)built. */
   update(sofaDocument: OpenApiDocument, schema: GraphQLSchema): void {
-    this.publicDoc = buildContractOpenApi(sofaDocument, ROUTES, schema, 'public');
-    this.fullDoc = buildContractOpenApi(sofaDocument, ROUTES, schema, 'full');
+    this.publicDoc = immutableJson(buildContractOpenApi(sofaDocument, ROUTES, schema, 'public'));
+    this.fullDoc = immutableJson(buildContractOpenApi(sofaDocument, ROUTES, schema, 'full'));
   }
 
   /** Public routes only (GET /api/v1/public/openapi.public.json). */

@@ -8,6 +8,7 @@ import type { AppServices } from './app-services.js';
 import { RouteMatcher } from '../contract/route-matcher.js';
 import type { RouteSpec } from '../contract/route-spec.js';
 import { errorHeaders } from '../errors/error-response.js';
+import { renderJson } from '../domain/rendered-json.js';
 import type { ErrorOutcome } from './error-outcome.js';
 import { finishHead } from './finish-head.js';
 import { queryRejection } from './query-checks.js';
@@ -175,7 +176,8 @@ export class PublicFastPath {
         const errors = masking ? result.errors.map((e) => masking.maskError(e, masking.errorMessage)) : result.errors;
         return { error: restErrorOutcome(errors, scope, logger) };
       }
-      return { body: JSON.stringify(result.data?.[op.fieldName]), scope };
+      // The same value Sofa's Response.json serialises; a value rendered once per version (immutableJson) is reused.
+      return { body: renderJson(result.data?.[op.fieldName]), scope };
     } catch (error) {
       return { error: restErrorOutcome([error], scope, logger) };
     }
