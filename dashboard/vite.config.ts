@@ -5,6 +5,8 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/dashboard/',
+  // `npx vite dashboard`: hot reload, with /graphql (HTTP and WebSocket) proxied to a running gateway.
+  server: { proxy: { '/graphql': { target: process.env.GATEWAY_URL ?? 'http://localhost:8080', ws: true } } },
   build: {
     outDir: fileURLToPath(new URL('../dist/dashboard', import.meta.url)),
     emptyOutDir: true,

@@ -2,7 +2,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, perpOrder, SESSION_TIME } from './support/execution.js';
 import { startGateway, type TestGateway } from './support/gateway.js';
+import { writeBootstrap, type BootstrapKeys } from './support/keys.js';
+import { SIWE_DOMAIN, TEST_WALLET, walletSession } from './support/wallet.js';
 
 // The dashboard end to end: a real gateway, its built assets, Debian's chromium driven by playwright-core.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -11,6 +14,7 @@ const MARKET = 'BTC-PERP';
 const SOURCE = 'paper-perps';
 
 let gw: TestGateway;
+let keys: BootstrapKeys;
 let browser: Browser;
 let page: Page;
 const problems: string[] = [];
@@ -26,7 +30,9 @@ const badgeBecomes = (state: 'live' | 'stale', timeout: number) =>
 
 describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('dashboard in headless Chromium', () => {
   beforeAll(async () => {
-    gw = await startGateway();
+    keys = writeBootstrap(TEST_WALLET.address);
+    // Development, so GraphiQL is on (its page is checked below); a weekday mid-session, so equities trade.
+    gw = await startGateway({ env: 'development', bootstrapPath: keys.path, siweDomain: SIWE_DOMAIN }, SESSION_TIME);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
@@ -115,4 +121,57 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('dashboard in headless
     console.log(`dashboard: badge stale ${Math.round(staleAfterMs)} ms after the source went down; screenshots in ${ARTIFACTS}`);
     expect(problems).toEqual([]);
   }, 90_000);
+
+  it("with an API key pasted in, follows the viewer's executions live", async () => {
+    const wallet = await walletSession(gw);
+    const session = await call(gw, 'POST', '/api/v1/agent-sessions', wallet, {
+      apiKeyId: 'k-full',
+      protocols: ['paper-perps'],
+      actions: ['place_order'],
+      assets: ['BTC'],
+      maxOrderNotional: '20000',
+      maxPeriodNotional: '100000',
+      periodSeconds: 86_400,
+      expiresAt: new Date(gw.clock.now() + 30 * 86_400_000).toISOString(),
+    });
+    expect(session.status).toBe(200);
+    await page.fill('#api-key', keys.full);
+    await page.click('#key-form button');
+    await page.waitForFunction(() => document.querySelector('#executions-note')?.textContent?.startsWith('Following'), undefined, { timeout: 10_000 });
+    expect(await page.locator('#executions tbody tr').count()).toBe(0);
+
+    const order = perpOrder('dash-1');
+    expect((await call(gw, 'POST', '/api/v1/execute/preview', keys.full, order)).status).toBe(200);
+    const executed = await call(gw, 'POST', '/api/v1/execute', keys.full, order);
+    const body = await executed.json();
+    expect(executed.status, JSON.stringify(body)).toBe(200);
+    const row = page.locator(`tr[data-execution="${body.executionId}"] .state`);
+    await row.waitFor({ timeout: 10_000 });
+    await page.waitForFunction(
+      ([id, state]) => document.querySelector(`tr[data-execution="${id}"] .state`)?.textContent === state,
+      [body.executionId, body.state] as const,
+      { timeout: 10_000 },
+    );
+    await page.screenshot({ path: join(ARTIFACTS, 'dashboard-executions.png'), fullPage: true });
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('serves GraphiQL from its own page: it renders with nothing fetched from another origin', async () => {
+    const graphiql = await browser.newPage();
+    const foreign: string[] = [];
+    graphiql.on(
+      'request',
+      (req) => !req.url().startsWith(gw.baseUrl) && !req.url().startsWith('data:') && !req.url().startsWith('blob:') && foreign.push(req.url()),
+    );
+    const errors: string[] = [];
+    graphiql.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
+    graphiql.on('pageerror', (err) => errors.push(err.message));
+    await graphiql.goto(`${gw.baseUrl}/graphql`);
+    await graphiql.locator('.graphiql-container').first().waitFor({ timeout: 30_000 });
+    await graphiql.locator('.graphiql-editor').first().waitFor({ timeout: 30_000 });
+    await graphiql.screenshot({ path: join(ARTIFACTS, 'graphiql.png') });
+    expect(foreign).toEqual([]);
+    expect(errors.filter((e) => /Content Security Policy/.test(e))).toEqual([]);
+    await graphiql.close();
+  }, 60_000);
 });
