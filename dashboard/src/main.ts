@@ -28,7 +28,21 @@ let keyed: GatewayClient | undefined;
 
 const candleChart = new CandleChart($('#candles'));
 const depthChart = new DepthChart($('#depth'));
-const client = new GatewayClient(undefined, (state) => setBadge($('#connection'), state === 'connected' ? 'live' : 'stale', state));
+let connectedBefore = false;
+const client = new GatewayClient(undefined, (state) => {
+  setBadge($('#connection'), state === 'connected' ? 'live' : 'stale', state);
+  // Events sent while the socket was down are lost: read the current state again after a reconnect.
+  if (state === 'connected' && connectedBefore) void refresh();
+  if (state === 'connected') connectedBefore = true;
+});
+
+async function refresh(): Promise<void> {
+  const current = await client.query(MarketsQuery);
+  for (const p of current.protocols.data) sources.set(p.id, { name: p.name, status: p.sourceStatus });
+  for (const m of current.markets.data) markets.set(m.id, m);
+  renderMarkets();
+  renderSources();
+}
 
 function renderMarkets(): void {
   const body = $('#markets tbody');
@@ -110,15 +124,11 @@ $<HTMLFormElement>('#key-form').addEventListener('submit', (event) => {
 });
 
 async function boot(): Promise<void> {
-  const initial = await client.query(MarketsQuery);
-  for (const p of initial.protocols.data) sources.set(p.id, { name: p.name, status: p.sourceStatus });
-  for (const m of initial.markets.data) markets.set(m.id, m);
-  renderMarkets();
-  renderSources();
+  await refresh();
   client.subscribe(MarketUpdated, undefined, (d) => applyMarket(d.marketUpdated));
   client.subscribe(FreshnessChanged, undefined, (d) => applyFreshness(d.freshnessChanged.marketId, d.freshnessChanged.freshness));
-  const first = initial.markets.data[0];
-  if (first) await select(first.id);
+  const first = markets.keys().next();
+  if (!first.done) await select(first.value);
   document.body.dataset.ready = 'true';
 }
 
