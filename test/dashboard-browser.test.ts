@@ -79,7 +79,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('dashboard in headless
     const missing = await gw.get('/dashboard/assets/nope.js');
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ code: 'route_not_found' });
-    expect((await gw.get('/dashboard/../package.json')).status).toBe(404);
+    // An encoded ../ must not leave dist/dashboard (fetch itself would resolve a literal one).
+    expect((await gw.get('/dashboard/..%2F..%2Fpackage.json')).status).toBe(404);
+    expect((await gw.get('/dashboard/%2e%2e/%2e%2e/package.json')).status).toBe(404);
   });
 
   it('loads, moves a price without a reload, flips a badge stale when its source goes down and back', async () => {
