@@ -1,5 +1,5 @@
 // Builds dist/: tsc (tsconfig.build.json), then the sources' data files beside the compiled code
-// (any non-TypeScript file under src/, schema/, resolvers/). With no argument only when dist/
+// (any non-TypeScript file under src/, schema/, resolvers/), then the dashboard (Vite, dist/dashboard). With no argument only when dist/
 // is missing or older than any source, so `npm start` and the tests always run the code in the
 // tree and cost nothing when nothing changed; `--force` (npm run build) always builds.
 import { spawnSync } from 'node:child_process';
@@ -11,7 +11,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const stamp = join(dist, '.tsbuildinfo');
 const CODE = ['src', 'schema', 'resolvers'];
-const SOURCES = [...CODE, 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+const SOURCES = [...CODE, 'dashboard', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 
 function files(path) {
   const stat = statSync(path, { throwIfNoEntry: false });
@@ -36,6 +36,12 @@ if (process.argv.includes('--force') || changed > built) {
     mkdirSync(dirname(target), { recursive: true });
     copyFileSync(file.path, target);
   }
+  // The dashboard (Vite) into dist/dashboard, served by the gateway at /dashboard/.
+  const vite = spawnSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', 'dashboard', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (vite.status !== 0) process.exit(vite.status ?? 1);
   // tsc leaves its build info untouched when no output changed: mark the build as current.
   const now = new Date();
   utimesSync(stamp, now, now);

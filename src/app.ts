@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { createYoga } from 'graphql-yoga';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { getOperationAST } from 'graphql';
 import type { Logger } from 'pino';
 import { buildSchema } from '../schema/index.js';
@@ -37,6 +38,7 @@ import { useStrictBodies } from './http/use-strict-bodies.js';
 import { useCleanErrors } from './http/use-clean-errors.js';
 import { corsPolicy } from './http/cors-policy.js';
 import { setSecurityHeaders } from './http/security-headers.js';
+import { DashboardAssets } from './http/dashboard-assets.js';
 import { yogaLogging } from './http/yoga-logging.js';
 import { PublicFastPath, type ErrorMasking } from './http/public-fast-path.js';
 import { requestContext } from './http/request-context.js';
@@ -177,6 +179,8 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     // parsed URL never contains a literal space, so this keeps it unreachable (only contract routes exist).
     healthCheckEndpoint: ' ',
     graphiql: config.env === 'development',
+    // GraphiQL from the package's own bundle: nothing is loaded from a CDN.
+    renderGraphiQL,
     cors: corsPolicy(config.limits.corsOrigins),
     // Never put stacks into `extensions`, in any environment.
     maskedErrors: { isDev: false },
@@ -253,6 +257,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
         logger: config.accessLog ? logger : undefined,
       });
       const mcp = new McpEndpoint((url, init) => yoga.fetch(url, init));
+      const dashboard = new DashboardAssets();
       const server = createServer((req, res) => {
         const requestId = requestIdOf(req.headers['x-request-id']);
         // The spec's other name for the public contract document.
@@ -268,6 +273,8 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
             res.end(JSON.stringify(errorResponse(500, 'internal_error', 'The MCP request failed.', requestId)));
           });
         }
+        // The live dashboard (first-party, in neither contract document): built assets from dist/dashboard.
+        if (dashboard.handle(req, res, requestId)) return;
         // Public GET routes skip the fetch-API and router layers; everything else goes through Yoga and Sofa.
         if (fastPath?.handle(req, res, requestId)) return;
         res.setHeader('x-request-id', requestId);

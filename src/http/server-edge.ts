@@ -5,6 +5,7 @@ import { RouteMatcher } from '../contract/route-matcher.js';
 import type { RouteSpec } from '../contract/route-spec.js';
 import { errorHeaders, errorResponse } from '../errors/error-response.js';
 import { accessLog, type TaggedRequest } from './access-log.js';
+import { DASHBOARD_PATH } from './dashboard-assets.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import { readinessProblems, type ReadinessDeps } from './readiness.js';
 import type { RequestScope } from './request-scope.js';
@@ -118,6 +119,7 @@ export class ServerEdge {
   /** The label of a path: its registry route template, the GraphQL endpoint, an operations route, or `unmatched`. */
   private routeTemplate(path: string): string {
     if (OPERATIONS.has(path) || path === this.options.graphqlEndpoint) return path;
+    if (path === DASHBOARD_PATH || path.startsWith(`${DASHBOARD_PATH}/`)) return DASHBOARD_PATH; // one label for the page and its assets
     let route = this.routeOfPath.get(path);
     if (route !== undefined) return route;
     try {
