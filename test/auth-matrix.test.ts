@@ -11,9 +11,11 @@ import { bearer, writeBootstrap, type BootstrapKeys } from './support/keys.js';
 
 let gw: TestGateway;
 let keys: BootstrapKeys;
+const OPERATOR_TOKEN = 'operator-token-for-the-auth-matrix-01';
+
 beforeAll(async () => {
   keys = writeBootstrap();
-  gw = await startGateway({ bootstrapPath: keys.path });
+  gw = await startGateway({ bootstrapPath: keys.path, operatorToken: OPERATOR_TOKEN });
 });
 afterAll(() => gw.close());
 
@@ -105,7 +107,10 @@ describe('GraphQL parity over HTTP', () => {
   });
 
   it('introspection shows no root field outside the registry: nothing reachable bypasses a gate', async () => {
-    const body = await gql('{ __schema { queryType { fields { name } } mutationType { fields { name } } subscriptionType { fields { name } } } }');
+    // As the operator, who sees every field (others see the schema without the operator's).
+    const body = await gql('{ __schema { queryType { fields { name } } mutationType { fields { name } } subscriptionType { fields { name } } } }', {
+      authorization: `Bearer ${OPERATOR_TOKEN}`,
+    });
     const registered = (type: string) =>
       ROUTES.filter((r) => r.field.startsWith(`${type}.`))
         .map((r) => r.field.split('.')[1])

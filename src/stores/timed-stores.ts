@@ -6,12 +6,13 @@ export type StoreTiming = (store: string, method: string, seconds: number, ok: b
 
 /** A store whose every method call is timed; `this` stays the store itself. */
 function timed<T extends object>(name: string, store: T, observe: StoreTiming): T {
-  const wrappers = new Map<PropertyKey, unknown>();
+  // Keyed by the function itself, so a method replaced on the store is timed as replaced.
+  const wrappers = new WeakMap<object, unknown>();
   return new Proxy(store, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== 'function' || typeof property !== 'string') return value;
-      let wrapper = wrappers.get(property);
+      let wrapper = wrappers.get(value);
       if (!wrapper) {
         const method = value as (...args: unknown[]) => unknown;
         wrapper = (...args: unknown[]) => {
@@ -35,7 +36,7 @@ function timed<T extends object>(name: string, store: T, observe: StoreTiming): 
           done(true);
           return result;
         };
-        wrappers.set(property, wrapper);
+        wrappers.set(value, wrapper);
       }
       return wrapper;
     },
