@@ -94,6 +94,8 @@ for (const backend of BACKENDS) {
           // Never the old lie: a 503 says nothing was executed only when nothing reached the venue.
           if (answer.status !== 200) expect([answer.status, answer.body.code]).toEqual([503, 'POLICY_UNAVAILABLE']);
           else expect(['filled', 'unknown']).toContain(answer.body.state);
+          // Once the referenceId was claimed, the 503 names the claimed execution and says it was never sent.
+          if (answer.status === 503 && /exe_/.test(answer.body.message)) expect(answer.body.message).toMatch(/was not sent and will not be/);
           // An unknown outcome says how to learn it; a known one has nothing to do.
           if (answer.status === 200) expect(answer.body.nextAction === null).toBe(answer.body.state !== 'unknown');
           if (answer.body.state === 'unknown') expect(answer.body.nextAction).toMatch(/^reconcile by referenceId/);

@@ -31,6 +31,19 @@ export function policyUnavailable(): GatewayError {
   return gateError(block('authority', 'POLICY_UNAVAILABLE', 'policy_store', 'Policy could not be checked; nothing was executed.'));
 }
 
+/** A store outage after the claim but before the venue: the answer names the claimed execution and says it was never sent. */
+function notSentAfterClaim(e: Execution): GatewayError {
+  return gateError(
+    block(
+      'authority',
+      'POLICY_UNAVAILABLE',
+      'policy_store',
+      `Shared state failed after referenceId ${e.referenceId} was claimed (execution ${e.id}); the order was not sent and will not be, so nothing was executed. ` +
+        'The reconciler marks it failed and frees the referenceId: send the same body again once the gateway answers.',
+    ),
+  );
+}
+
 /**
  * POST /api/v1/execute: the unchanged request plus approvalId (interactive) or an active agent
  * session (API key). Gates run in the DESIGN order and fail closed; then, atomically, the
@@ -164,6 +177,7 @@ export class Executions {
       // Nothing was sent to the venue and nothing will be: give back what was taken, now if
       // the store answers, else when the reconciler runs.
       await this.reconciler.reconcile(execution).catch(() => undefined);
+      if (isPolicyStoreOutage(e)) throw notSentAfterClaim(execution);
       throw e;
     }
     const venueCtx = { reader: deps.reader, cache: deps.cache, now: deps.clock.now(), balances };
