@@ -11,6 +11,16 @@ const MarketFreshnessRef = builder.objectRef<MarketFreshness>('MarketFreshness')
     marketId: t.exposeString('marketId'),
     asset: t.exposeString('asset'),
     freshness: t.field({ type: FreshnessRef, resolve: (f) => f.freshness }),
+    sequence: t.int({
+      nullable: true,
+      description: "This market's freshness event number, one more per event; null on the current state sent on subscribe.",
+      resolve: (f) => f.sequence ?? null,
+    }),
+    producedAt: t.field({ type: 'DateTime', nullable: true, description: 'When the event was produced.', resolve: (f) => f.producedAt ?? null }),
+    heartbeat: t.boolean({
+      description: 'True when nothing changed: the state is re-sent so a client knows the feed is alive.',
+      resolve: (f) => f.heartbeat ?? false,
+    }),
   }),
 });
 
@@ -18,7 +28,8 @@ builder.subscriptionType({
   fields: (t) => ({
     freshnessChanged: t.field({
       type: MarketFreshnessRef,
-      description: 'Current freshness of the matching markets on subscribe, then every change (stale flips, source status, new snapshot).',
+      description:
+        'Current freshness of the matching markets on subscribe, then every change of stale, staleReason or sourceStatus, plus a heartbeat (FRESHNESS_HEARTBEAT_MS).',
       args: { asset: t.arg.string({ description: 'A market id or symbol; all markets when omitted.' }) },
       subscribe: (_root, args, ctx) => freshnessUpdates(ctx, args.asset),
       resolve: (payload) => payload,

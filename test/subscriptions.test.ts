@@ -83,6 +83,25 @@ describe('graphql-ws subscriptions', () => {
     await gw.app.services.ingest.pollAll();
   });
 
+  it('freshnessChanged stays quiet while only snapshots change, numbers its events and sends a heartbeat', async () => {
+    const events = await take<any>(
+      'subscription { freshnessChanged(asset: "ETH") { sequence producedAt heartbeat freshness { stale sourceStatus } } }',
+      3,
+      async () => {
+        for (let i = 0; i < 3; i++) await gw.app.services.ingest.pollAll(); // new snapshots, same state: no event
+        await gw.setFault('paper-perps', 'down');
+        gw.clock.advance(30_000);
+        await gw.app.services.ingest.publishFreshnessChanges();
+      },
+    );
+    expect(events[0].freshnessChanged).toMatchObject({ sequence: null, heartbeat: false, freshness: { stale: false } });
+    const [flip, beat] = [events[1].freshnessChanged, events[2].freshnessChanged];
+    expect(flip).toMatchObject({ heartbeat: false, freshness: { stale: true, sourceStatus: 'down' } });
+    expect(beat).toMatchObject({ heartbeat: true, sequence: flip.sequence + 1, freshness: { stale: true, sourceStatus: 'down' } });
+    expect(Date.parse(beat.producedAt) - Date.parse(flip.producedAt)).toBe(30_000);
+    await gw.setFault('paper-perps', 'none');
+  });
+
   it('without an asset, follows every market', async () => {
     const events = await take<any>('subscription { freshnessChanged { marketId } }', 10);
     expect(new Set(events.map((e) => e.freshnessChanged.marketId)).size).toBe(10);

@@ -34,6 +34,10 @@ export interface MarketFreshness {
   marketId: string;
   asset: string;
   freshness: Freshness;
+  /** On events: the market's freshness sequence number (1, 2, …), when it was produced, and whether it only repeats the state. */
+  sequence?: number;
+  producedAt?: number;
+  heartbeat?: boolean;
 }
 
 const records = new WeakMap<MarketSnapshot, MarketRecord>();
