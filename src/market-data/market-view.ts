@@ -38,6 +38,8 @@ export interface MarketFreshness {
   sequence?: number;
   producedAt?: number;
   heartbeat?: boolean;
+  /** On the state sent on subscribe with a last sequence: whether events came after it. */
+  missedEvents?: boolean;
 }
 
 const records = new WeakMap<MarketSnapshot, MarketRecord>();
