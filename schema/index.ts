@@ -22,6 +22,7 @@ import './audit-log.js';
 import './operator-controls.js';
 import './execution-subscriptions.js';
 import './market-graph.js';
+import './record-links.js';
 
 /** The one schema: GraphQL, graphql-ws, SSE and every Sofa REST route are built from it. */
 export function buildSchema() {
