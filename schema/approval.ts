@@ -1,6 +1,7 @@
 import type { Approval } from '../src/execution/execution-types.js';
 import { approvalOf, approvalState, createApproval, decideApproval, signingRequest } from '../resolvers/execution/approvals.js';
 import { builder } from './builder.js';
+import { ApprovalStateEnum } from './closed-sets.js';
 import { instructionArgs } from './execution-inputs.js';
 
 const SigningRequestRef = builder.objectRef<{ statement: string; resources: string[]; domain: string }>('SigningRequest').implement({
@@ -11,7 +12,8 @@ const SigningRequestRef = builder.objectRef<{ statement: string; resources: stri
 export const ApprovalRef = builder.objectRef<Approval>('Approval').implement({
   fields: (t) => ({
     approvalId: t.exposeString('id'),
-    state: t.string({
+    state: t.field({
+      type: ApprovalStateEnum,
       description: 'pending, approved, rejected, expired or consumed.',
       resolve: (a, _args, ctx) => approvalState(ctx, a),
     }),

@@ -4,6 +4,7 @@ import type { StoredPreview } from '../src/execution/stored-preview.js';
 import type { Quote } from '../src/execution/venues/execution-venue.js';
 import { previewExecution } from '../resolvers/execution/previews.js';
 import { builder } from './builder.js';
+import { OrderSideEnum } from './closed-sets.js';
 import { instructionArgs } from './execution-inputs.js';
 
 const TokenAmountRef = builder.objectRef<TokenAmount>('TokenAmount').implement({
@@ -13,7 +14,7 @@ const TokenAmountRef = builder.objectRef<TokenAmount>('TokenAmount').implement({
 const QuoteRef = builder.objectRef<Quote>('Quote').implement({
   fields: (t) => ({
     marketId: t.exposeString('marketId'),
-    side: t.exposeString('side', { nullable: true }),
+    side: t.field({ type: OrderSideEnum, nullable: true, resolve: (q) => q.side }),
     price: t.field({ type: 'Decimal', nullable: true, resolve: (q) => q.price }),
     amount: t.field({ type: 'Decimal', resolve: (q) => q.amount }),
     notionalUsd: t.field({ type: 'Decimal', resolve: (q) => q.notionalUsd }),

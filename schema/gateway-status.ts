@@ -1,11 +1,12 @@
 import { statusEnvelope, type GatewayStatus } from '../resolvers/public/gateway-status.js';
 import { builder } from './builder.js';
+import { CacheWarmthEnum } from './closed-sets.js';
 import { envelopeType } from './envelope.js';
 import { SourceStatusEnum } from './freshness.js';
 
 const CacheStateRef = builder.objectRef<GatewayStatus['cache']>('CacheState').implement({
   fields: (t) => ({
-    state: t.exposeString('state', { description: 'warm, partial or cold.' }),
+    state: t.field({ type: CacheWarmthEnum, description: 'warm, partial or cold.', resolve: (c) => c.state }),
     marketSnapshots: t.exposeInt('marketSnapshots'),
     orderBookSnapshots: t.exposeInt('orderBookSnapshots'),
     oldestSnapshotAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.oldestSnapshotAt }),

@@ -16,7 +16,7 @@ const CandleRef = builder.objectRef<HistoryPoint>('Candle').implement({
   }),
 });
 
-const MarketHistoryRef = builder.objectRef<MarketHistory>('MarketHistory').implement({
+export const MarketHistoryRef = builder.objectRef<MarketHistory>('MarketHistory').implement({
   fields: (t) => ({
     asset: t.exposeString('asset'),
     marketId: t.exposeString('marketId', { nullable: true }),

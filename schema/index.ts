@@ -21,6 +21,8 @@ import './wallet-auth.js';
 import './audit-log.js';
 import './operator-controls.js';
 import './execution-subscriptions.js';
+import './market-graph.js';
+import './record-links.js';
 
 /** The one schema: GraphQL, graphql-ws, SSE and every Sofa REST route are built from it. */
 export function buildSchema() {

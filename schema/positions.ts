@@ -1,13 +1,14 @@
 import type { LendingPosition, PerpPosition } from '../resolvers/data/account-valuation.js';
 import { positionsEnvelope, type Positions } from '../resolvers/data/positions.js';
 import { builder } from './builder.js';
+import { PositionSideEnum } from './closed-sets.js';
 import { envelopeType } from './envelope.js';
 
 const PerpPositionRef = builder.objectRef<PerpPosition>('PerpPosition').implement({
   description: 'An open perpetual position, marked to the snapshot cache.',
   fields: (t) => ({
     marketId: t.exposeString('marketId'),
-    side: t.exposeString('side', { description: 'long or short.' }),
+    side: t.field({ type: PositionSideEnum, description: 'long or short.', resolve: (p) => p.side }),
     size: t.field({ type: 'Decimal', resolve: (p) => p.size }),
     entryPrice: t.field({ type: 'Decimal', nullable: true, description: 'Average entry (signed cost / size).', resolve: (p) => p.entryPrice }),
     markPrice: t.field({ type: 'Decimal', nullable: true, resolve: (p) => p.markPrice }),

@@ -26,7 +26,7 @@ const PublicActionRef = builder.objectRef<PublicAction>('PublicAction').implemen
   }),
 });
 
-const PublicProtocolRef = builder.objectRef<PublicProtocol>('PublicProtocol').implement({
+export const PublicProtocolRef = builder.objectRef<PublicProtocol>('PublicProtocol').implement({
   fields: (t) => ({
     id: t.exposeString('id'),
     name: t.exposeString('name'),

@@ -11,6 +11,21 @@ const MarketFreshnessRef = builder.objectRef<MarketFreshness>('MarketFreshness')
     marketId: t.exposeString('marketId'),
     asset: t.exposeString('asset'),
     freshness: t.field({ type: FreshnessRef, resolve: (f) => f.freshness }),
+    sequence: t.int({
+      nullable: true,
+      description: "This market's freshness event number, one more per event (the newest known on the state sent on subscribe; null if none yet).",
+      resolve: (f) => f.sequence ?? null,
+    }),
+    producedAt: t.field({ type: 'DateTime', nullable: true, description: 'When the event was produced.', resolve: (f) => f.producedAt ?? null }),
+    missedEvents: t.boolean({
+      nullable: true,
+      description: 'On the state sent on subscribe with lastSequence: whether events came after it (then refetch); null otherwise.',
+      resolve: (f) => f.missedEvents ?? null,
+    }),
+    heartbeat: t.boolean({
+      description: 'True when nothing changed: the state is re-sent so a client knows the feed is alive.',
+      resolve: (f) => f.heartbeat ?? false,
+    }),
   }),
 });
 
@@ -18,9 +33,13 @@ builder.subscriptionType({
   fields: (t) => ({
     freshnessChanged: t.field({
       type: MarketFreshnessRef,
-      description: 'Current freshness of the matching markets on subscribe, then every change (stale flips, source status, new snapshot).',
-      args: { asset: t.arg.string({ description: 'A market id or symbol; all markets when omitted.' }) },
-      subscribe: (_root, args, ctx) => freshnessUpdates(ctx, args.asset),
+      description:
+        'Current freshness of the matching markets on subscribe, then every change of stale, staleReason or sourceStatus, plus a heartbeat (FRESHNESS_HEARTBEAT_MS).',
+      args: {
+        asset: t.arg.string({ description: 'A market id or symbol; all markets when omitted.' }),
+        lastSequence: t.arg.int({ description: 'On reconnecting: the last sequence seen; the first event says whether any were missed.' }),
+      },
+      subscribe: (_root, args, ctx) => freshnessUpdates(ctx, args.asset, args.lastSequence),
       resolve: (payload) => payload,
     }),
     marketUpdated: t.field({

@@ -114,7 +114,10 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
   const { cache, candles, funding, identities, rateLimiter } = stores;
   const events = closableEvents(stores.events);
   const reader = new MarketReader(directory, cache, clock);
-  const ingest = new IngestLoop({ sources, cache, candles, funding, reader, events, clock, logger, lease: stores.lease });
+  const ingest = new IngestLoop({
+    ...{ sources, cache, candles, funding, reader, events, clock, logger, lease: stores.lease },
+    freshnessHeartbeatMs: config.freshnessHeartbeatMs,
+  });
   const bootstrap = config.bootstrapPath ? readBootstrap(config.bootstrapPath) : undefined;
   const protocols = new ProtocolRegistry(DEFAULT_PROTOCOLS);
   const controls = new ExecutionControls();

@@ -68,6 +68,12 @@ describe('interactive flow: preview → approval → wallet re-authentication �
     expect(after).toMatchObject({ state: 'consumed', executionId: execution.executionId });
     expect((await (await call(gw, 'GET', `/api/v1/execute/references/int-1`, session)).json()).executionId).toBe(execution.executionId);
     expect((await (await call(gw, 'GET', `/api/v1/execute/executions/${execution.executionId}`, session)).json()).state).toBe('filled');
+    const query = `{ execution(executionId: "${execution.executionId}") { state approval { approvalId state execution { executionId } } } }`;
+    const linked = await (await call(gw, 'POST', '/graphql', session, { query })).json();
+    expect(linked.data.execution).toEqual({
+      state: 'filled',
+      approval: { approvalId: approval.approvalId, state: 'consumed', execution: { executionId: execution.executionId } },
+    });
   });
 
   it('replays the same body with Idempotent-Replayed and never runs it twice', async () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PUBLIC_ROUTES } from '../src/contract/route-registry.js';
 import { PublicFastPath } from '../src/http/public-fast-path.js';
 import { sofaRoutes } from '../src/http/use-sofa-routes.js';
+import { restSchemaOf } from '../src/http/rest-schema.js';
 import { startGateway, type TestGateway } from './support/gateway.js';
 
 // A Wednesday mid-session, so equities have candles and books too.
@@ -264,7 +265,7 @@ describe('what the fast path leaves to Yoga and Sofa', () => {
     const schema = (fast.app.yoga.getEnveloped as unknown as (ctx: object) => { schema: GraphQLSchema })({}).schema;
     const executed = new Map<string, string>();
     const reference = createSofa({
-      schema,
+      schema: restSchemaOf(schema),
       basePath: '/api',
       routes: sofaRoutes(),
       execute: ((args: { document: Parameters<typeof print>[0]; operationName?: string }) => {

@@ -83,6 +83,36 @@ describe('graphql-ws subscriptions', () => {
     await gw.app.services.ingest.pollAll();
   });
 
+  it('freshnessChanged stays quiet while only snapshots change, numbers its events and sends a heartbeat', async () => {
+    const events = await take<any>(
+      'subscription { freshnessChanged(asset: "ETH") { sequence producedAt heartbeat freshness { stale sourceStatus } } }',
+      3,
+      async () => {
+        for (let i = 0; i < 3; i++) await gw.app.services.ingest.pollAll(); // new snapshots, same state: no event
+        await gw.setFault('paper-perps', 'down');
+        gw.clock.advance(30_000);
+        await gw.app.services.ingest.publishFreshnessChanges();
+      },
+    );
+    expect(events[0].freshnessChanged).toMatchObject({ heartbeat: false, freshness: { stale: false } });
+    const [flip, beat] = [events[1].freshnessChanged, events[2].freshnessChanged];
+    expect(flip).toMatchObject({ heartbeat: false, freshness: { stale: true, sourceStatus: 'down' } });
+    expect(beat).toMatchObject({ heartbeat: true, sequence: flip.sequence + 1, freshness: { stale: true, sourceStatus: 'down' } });
+    expect(Date.parse(beat.producedAt) - Date.parse(flip.producedAt)).toBe(30_000);
+    await gw.setFault('paper-perps', 'none');
+  });
+
+  it('a client reconnecting with the last sequence it saw is told whether it missed events', async () => {
+    const q = (last: number) => `subscription { freshnessChanged(asset: "SOL", lastSequence: ${last}) { sequence missedEvents freshness { stale } } }`;
+    const [, flip] = await take<any>('subscription { freshnessChanged(asset: "SOL") { sequence } }', 2, () => gw.setFault('paper-perps', 'down'));
+    const seen = flip.freshnessChanged.sequence as number;
+    const [upToDate] = await take<any>(q(seen), 1);
+    expect(upToDate.freshnessChanged).toMatchObject({ sequence: seen, missedEvents: false, freshness: { stale: true } });
+    await gw.setFault('paper-perps', 'none'); // while disconnected
+    const [behind] = await take<any>(q(seen), 1);
+    expect(behind.freshnessChanged).toMatchObject({ sequence: seen + 1, missedEvents: true, freshness: { stale: false } });
+  });
+
   it('without an asset, follows every market', async () => {
     const events = await take<any>('subscription { freshnessChanged { marketId } }', 10);
     expect(new Set(events.map((e) => e.freshnessChanged.marketId)).size).toBe(10);

@@ -840,8 +840,11 @@ export interface components {
             nextCursor: string | null;
         };
         CacheState: {
-            /** @description warm, partial or cold. */
-            state: string;
+            /**
+             * @description warm, partial or cold.
+             * @enum {string}
+             */
+            state: "warm" | "partial" | "cold";
             /** Format: int32 */
             marketSnapshots: number;
             /** Format: int32 */
@@ -1370,7 +1373,8 @@ export interface components {
             protocolId: string;
             name: string;
             kind: string;
-            sourceStatus: string;
+            /** @enum {string} */
+            sourceStatus: "healthy" | "degraded" | "down" | "unknown";
             /** Format: int32 */
             consecutiveFailures: number;
             /** Format: date-time */

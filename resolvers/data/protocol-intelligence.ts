@@ -1,3 +1,4 @@
+import type { SourceStatus } from '../../src/domain/source-health.js';
 import { Decimal } from '../../src/domain/decimal.js';
 import { combineFreshness, missingFreshness } from '../../src/domain/freshness.js';
 import type { CertificationState } from '../../src/protocols/protocol.js';
@@ -9,7 +10,7 @@ export interface ProtocolIntelligence {
   protocolId: string;
   name: string;
   kind: string;
-  sourceStatus: string;
+  sourceStatus: SourceStatus;
   consecutiveFailures: number;
   lastSuccessAt: number | null;
   marketCount: number;

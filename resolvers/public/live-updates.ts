@@ -4,6 +4,7 @@ import type { MarketFreshness } from '../../src/market-data/market-view.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { notFound } from '../../src/errors/error-factories.js';
 import { marketEventRouter } from '../../src/events/market-event-router.js';
+import { freshnessSequences } from './freshness-sequences.js';
 
 /** The markets a subscription follows: one, or all when no asset is given. */
 export function marketsFollowed(ctx: GatewayContext, asset: string | null | undefined): MarketDefinition[] {
@@ -81,14 +82,24 @@ export function followMarkets<K extends 'market:updated' | 'orderbook:updated' |
   return iterator;
 }
 
-export function freshnessUpdates(ctx: GatewayContext, asset: string | null | undefined): AsyncIterableIterator<MarketFreshness> {
+/**
+ * Freshness of the followed markets: the current state first (with each market's newest sequence
+ * number, and with `lastSequence`, whether events came after it), then every event.
+ */
+export function freshnessUpdates(ctx: GatewayContext, asset: string | null | undefined, lastSequence?: number | null): AsyncIterableIterator<MarketFreshness> {
   const markets = marketsFollowed(ctx, asset);
   const now = ctx.services.clock.now();
+  const sequences = freshnessSequences(ctx);
   return followMarkets(
     ctx,
     'freshness:changed',
     markets,
     (f) => f.marketId,
-    () => ctx.services.reader.freshnessOf(markets, now),
+    async () =>
+      (await ctx.services.reader.freshnessOf(markets, now)).map((f) => {
+        const sequence = sequences.get(f.marketId);
+        const missedEvents = lastSequence == null ? undefined : sequence === undefined || sequence > lastSequence;
+        return { ...f, sequence, missedEvents };
+      }),
   );
 }

@@ -69,6 +69,12 @@ export async function protocolEnvelope(ctx: GatewayContext, id: string): Promise
   return publicEnvelope(ctx, publicView(ctx, p, health), sourceFreshness(health, now), now);
 }
 
+/** Every public protocol's view, from one health read (graph fields). */
+export async function publicProtocolViews(ctx: GatewayContext): Promise<PublicProtocol[]> {
+  const health = await ctx.services.reader.healthBySource();
+  return ctx.services.protocols.publicProtocols().map((p) => publicView(ctx, p, health.get(p.sourceId)));
+}
+
 export async function protocolsEnvelope(ctx: GatewayContext): Promise<PublicEnvelope<PublicProtocol[]>> {
   const now = ctx.services.clock.now();
   const health = await ctx.services.reader.healthBySource();

@@ -28,6 +28,7 @@ const env = z.object({
   INGEST_LEASE_TTL_MS: z.coerce.number().int().min(500).max(60_000).default(5_000),
   /** How many markets the simulated venues list (today's 10 by default; 200 or 1000 for benchmarks). */
   GATEWAY_SIM_MARKETS: z.coerce.number().int().min(1).max(5_000).default(10),
+  FRESHNESS_HEARTBEAT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
   /** Simulated venue faults at start, such as `paper-perps=down,paper-swap=degraded`. */
   GATEWAY_SIM_FAULTS: z.string().regex(FAULTS, 'expected source=none|degraded|down, comma-separated').optional(),
   /** Where embedded mode keeps accounts and API keys (shared with the keys CLI). */
@@ -65,6 +66,8 @@ export interface GatewayConfig {
   simulatedFaults: Record<string, SourceFault>;
   /** Markets the simulated venues list (GATEWAY_SIM_MARKETS). */
   simulatedMarkets: number;
+  /** An unchanged market's freshness is re-sent to subscribers after this long (FRESHNESS_HEARTBEAT_MS). */
+  freshnessHeartbeatMs: number;
   /** null keeps identities in memory only (tests). */
   dataDir: string | null;
   bootstrapPath: string | undefined;
@@ -109,6 +112,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConf
     ingestLeaseTtlMs: e.INGEST_LEASE_TTL_MS,
     simulatedFaults,
     simulatedMarkets: e.GATEWAY_SIM_MARKETS,
+    freshnessHeartbeatMs: e.FRESHNESS_HEARTBEAT_MS,
     dataDir: e.GATEWAY_DATA_DIR,
     bootstrapPath: e.GATEWAY_BOOTSTRAP,
     rateLimits: { publicPerMinute: e.RATE_LIMIT_PUBLIC_PER_MINUTE, keyPerMinute: e.RATE_LIMIT_KEY_PER_MINUTE },

@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { mapMaybePromise, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { createSofaRouter, createSofa } from 'sofa-api';
+import { restSchemaOf } from './rest-schema.js';
 import type { ContractDocuments } from '../contract/contract-documents.js';
 import { ROUTES, sofaPath } from '../contract/route-registry.js';
 import { finishHead } from './finish-head.js';
@@ -34,7 +35,8 @@ export function useSofaRoutes(options: SofaRoutesOptions): Plugin & { currentSof
   let getEnveloped: Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped'];
   const envelopedByContext = new WeakMap<object, ReturnType<typeof getEnveloped>>();
 
-  const build = (schema: GraphQLSchema) => {
+  const build = (fullSchema: GraphQLSchema) => {
+    const schema = restSchemaOf(fullSchema);
     const sofa = createSofa({
       schema,
       basePath: '/api',

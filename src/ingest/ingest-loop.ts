@@ -21,9 +21,12 @@ export interface IngestDeps {
   logger: Logger;
   /** When the loop runs under a lease, each round first checks that this replica still holds it. */
   lease?: { readonly held: boolean };
+  /** An unchanged market's freshness is re-sent after this long, so a subscriber knows the feed is alive (default 30 s). */
+  freshnessHeartbeatMs?: number;
 }
 
 const FRESHNESS_CHECK_MS = 1_000;
+const DEFAULT_HEARTBEAT_MS = 30_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
 
 /**
@@ -34,7 +37,7 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 export class IngestLoop {
   private readonly timers: NodeJS.Timeout[] = [];
   /** Last freshness state published per market, so only changes are published. */
-  private readonly published = new Map<string, string>();
+  private readonly published = new Map<string, { key: string; at: number; sequence: number }>();
   /** Set while rounds fail to reach the stores (Redis unreachable), so a streak is logged once. */
   private storesFailing = false;
 
@@ -139,15 +142,23 @@ export class IngestLoop {
   /**
    * Publishes `freshness:changed` for markets whose freshness moved: a new snapshot, a source
    * status change, or a stale flip caused only by time passing (hence the periodic check).
+   * Only a change of stale, staleReason or sourceStatus counts (a new snapshot alone does not),
+   * plus a heartbeat per market; each event carries its market's sequence number and the time
+   * it was produced.
    */
   async publishFreshnessChanges(markets: readonly MarketDefinition[] = this.deps.reader.directory.markets): Promise<void> {
     const { reader, events, clock } = this.deps;
-    for (const current of await reader.freshnessOf(markets, clock.now())) {
+    const heartbeatMs = this.deps.freshnessHeartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+    const now = clock.now();
+    for (const current of await reader.freshnessOf(markets, now)) {
       const f = current.freshness;
-      const key = `${f.asOf}|${f.stale}|${f.staleReason}|${f.sourceStatus}`;
-      if (this.published.get(current.marketId) === key) continue;
-      this.published.set(current.marketId, key);
-      events.publish('freshness:changed', current);
+      const key = `${f.stale}|${f.staleReason}|${f.sourceStatus}`;
+      const last = this.published.get(current.marketId);
+      const changed = last?.key !== key;
+      if (last && !changed && now - last.at < heartbeatMs) continue;
+      const sequence = (last?.sequence ?? 0) + 1;
+      this.published.set(current.marketId, { key, at: now, sequence });
+      events.publish('freshness:changed', { ...current, sequence, producedAt: now, heartbeat: !changed });
     }
   }
 }

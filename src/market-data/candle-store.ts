@@ -13,6 +13,22 @@ export interface CandleStore {
   range(marketId: string, resolutionMs: number, from: number, to: number): Promise<Candle[]>;
   /** Start of the oldest stored candle of one tier, if any. */
   earliest(marketId: string, resolutionMs: number): Promise<number | undefined>;
+  /** `range` of several series in one round trip (stores that can batch). */
+  rangeMany?(requests: readonly CandleRange[]): Promise<Candle[][]>;
+  /** `earliest` of several series in one round trip (stores that can batch). */
+  earliestMany?(series: readonly CandleSeries[]): Promise<(number | undefined)[]>;
   /** Drops candles older than each tier's retention. */
   prune(now: number): Promise<void>;
+}
+
+/** One market's candles of one tier. */
+export interface CandleSeries {
+  marketId: string;
+  resolutionMs: number;
+}
+
+/** A range of one series: bucket starts in [from, to]. */
+export interface CandleRange extends CandleSeries {
+  from: number;
+  to: number;
 }

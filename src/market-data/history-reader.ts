@@ -1,5 +1,6 @@
 import type { FundingEntry } from '../domain/market.js';
 import type { CandleStore } from './candle-store.js';
+import { BatchedCandleStore } from './batched-candle-store.js';
 import { loadHistory, type HistoryRequest, type HistoryResult } from './candle-history.js';
 import type { FundingStore } from './funding-store.js';
 
@@ -12,6 +13,11 @@ export class HistoryReader {
     private readonly candleStore: CandleStore,
     private readonly fundingStore: FundingStore,
   ) {}
+
+  /** A reader for one request whose candle reads are batched across markets (graph fields). */
+  batched(): HistoryReader {
+    return new HistoryReader(new BatchedCandleStore(this.candleStore), this.fundingStore);
+  }
 
   candles(request: HistoryRequest): Promise<HistoryResult> {
     return loadHistory(this.candleStore, request);

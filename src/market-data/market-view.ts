@@ -34,6 +34,12 @@ export interface MarketFreshness {
   marketId: string;
   asset: string;
   freshness: Freshness;
+  /** On events: the market's freshness sequence number (1, 2, …), when it was produced, and whether it only repeats the state. */
+  sequence?: number;
+  producedAt?: number;
+  heartbeat?: boolean;
+  /** On the state sent on subscribe with a last sequence: whether events came after it. */
+  missedEvents?: boolean;
 }
 
 const records = new WeakMap<MarketSnapshot, MarketRecord>();

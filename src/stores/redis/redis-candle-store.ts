@@ -1,6 +1,6 @@
 import { foldObservation } from '../../domain/candle-fold.js';
 import { DEFAULT_CANDLE_TIERS, type Candle, type CandleTier, type PriceObservation } from '../../domain/candle.js';
-import type { CandleStore } from '../../market-data/candle-store.js';
+import type { CandleRange, CandleSeries, CandleStore } from '../../market-data/candle-store.js';
 import { LuaScript, type RedisConnection } from './redis-connection.js';
 
 /**
@@ -21,6 +21,23 @@ for i = 1, #KEYS, 2 do
   redis.call('ZADD', KEYS[i], ARGV[a + 2], ARGV[a + 3])
 end
 return 1`);
+
+/** KEYS: series; ARGV: per key its from and to. Answers every range in one round trip. */
+const RANGE_MANY = new LuaScript(`
+local out = {}
+for i = 1, #KEYS do
+  out[i] = redis.call('ZRANGE', KEYS[i], ARGV[i * 2 - 1], ARGV[i * 2], 'BYSCORE')
+end
+return out`);
+
+/** KEYS: series. Answers each series' oldest bucket start ('' when empty) in one round trip. */
+const EARLIEST_MANY = new LuaScript(`
+local out = {}
+for i = 1, #KEYS do
+  local first = redis.call('ZRANGE', KEYS[i], 0, 0, 'WITHSCORES')
+  out[i] = first[2] or ''
+end
+return out`);
 
 const MAX_ATTEMPTS = 5;
 const ZADD_CHUNK = 1_000;
@@ -83,6 +100,30 @@ export class RedisCandleStore implements CandleStore {
   async range(marketId: string, resolutionMs: number, from: number, to: number): Promise<Candle[]> {
     const members = await this.redis.guard(() => this.redis.client.zRange(this.series(marketId, resolutionMs), from, to, { BY: 'SCORE' }));
     return members.map((m) => JSON.parse(m) as Candle);
+  }
+
+  async rangeMany(requests: readonly CandleRange[]): Promise<Candle[][]> {
+    if (requests.length === 0) return [];
+    const keys = requests.map((r) => this.series(r.marketId, r.resolutionMs));
+    const answer = (await this.redis.guard(() =>
+      this.redis.run(
+        RANGE_MANY,
+        keys,
+        requests.flatMap((r) => [r.from, r.to]),
+      ),
+    )) as string[][];
+    return answer.map((members) => members.map((m) => JSON.parse(m) as Candle));
+  }
+
+  async earliestMany(series: readonly CandleSeries[]): Promise<(number | undefined)[]> {
+    if (series.length === 0) return [];
+    const answer = (await this.redis.guard(() =>
+      this.redis.run(
+        EARLIEST_MANY,
+        series.map((s) => this.series(s.marketId, s.resolutionMs)),
+      ),
+    )) as string[];
+    return answer.map((score) => (score === '' ? undefined : Number(score)));
   }
 
   async earliest(marketId: string, resolutionMs: number): Promise<number | undefined> {

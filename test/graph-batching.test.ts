@@ -1,0 +1,74 @@
+import { createClient } from 'redis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startGateway, type TestGateway } from './support/gateway.js';
+import { deleteKeys, redisForSuites, TEST_REDIS_URL, uniquePrefix } from './support/redis.js';
+
+/**
+ * The graph reads through request-scoped loaders: one dashboard query over every market, with
+ * each one's order book, a day of hourly candles and its freshness, costs the same number of
+ * Redis commands whatever the number of markets (counted with MONITOR on a real Redis).
+ */
+const available = await redisForSuites();
+
+const DASHBOARD = `query Dashboard {
+  markets { data { id price freshness { stale staleReason sourceStatus }
+    orderBook(depth: 10) { bids { price size } asks { price size } }
+    history(resolution: "1h", limit: 24) { resolution points { time close } }
+    protocolDetails { id availability } } }
+}`;
+
+const prefixes: string[] = [];
+afterAll(async () => {
+  if (available) await deleteKeys(TEST_REDIS_URL, prefixes);
+});
+
+async function post(gw: TestGateway, query: string) {
+  const res = await gw.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  return (await res.json()) as { data?: any; errors?: any[] };
+}
+
+/** Commands this gateway's keys saw while the dashboard query ran (script-internal calls excluded). */
+async function commandsForDashboard(markets: number) {
+  const prefix = uniquePrefix(`graph${markets}`);
+  prefixes.push(prefix);
+  const gw = await startGateway({ mode: 'redis', redisUrl: TEST_REDIS_URL, redisKeyPrefix: prefix, simulatedMarkets: markets });
+  const monitor = createClient({ url: TEST_REDIS_URL });
+  await monitor.connect();
+  try {
+    await post(gw, DASHBOARD); // warm the process-local snapshot copies as a running replica has them
+    const seen: string[] = [];
+    await monitor.monitor((line) => {
+      if (line.includes(prefix) && !line.includes(' lua]')) seen.push(line);
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    const before = seen.length;
+    const body = await post(gw, DASHBOARD);
+    await new Promise((r) => setTimeout(r, 200));
+    return { body, commands: seen.slice(before) };
+  } finally {
+    monitor.destroy();
+    await gw.close();
+  }
+}
+
+describe.skipIf(!available)('the dashboard query on Redis', () => {
+  it('answers books, candles and freshness for every market in a constant number of round trips', async () => {
+    const small = await commandsForDashboard(10);
+    const large = await commandsForDashboard(40);
+    expect(small.body.errors).toBeUndefined();
+    expect(large.body.errors).toBeUndefined();
+    expect(small.body.data.markets.data).toHaveLength(10);
+    expect(large.body.data.markets.data).toHaveLength(40);
+    const btc = small.body.data.markets.data.find((m: any) => m.id === 'BTC-PERP');
+    expect(btc.orderBook.bids.length).toBeLessThanOrEqual(10);
+    expect(btc.orderBook.bids.length).toBeGreaterThan(0);
+    expect(btc.history).toMatchObject({ resolution: '1h' });
+    expect(btc.history.points.length).toBeGreaterThan(20);
+    expect(btc.protocolDetails.id).toBeTruthy();
+    console.log(
+      `dashboard query: ${small.commands.length} Redis commands for 10 markets, ${large.commands.length} for 40:\n${large.commands.map((c) => c.slice(0, 90)).join('\n')}`,
+    );
+    expect(large.commands.length).toBe(small.commands.length);
+    expect(small.commands.length).toBeLessThanOrEqual(4);
+  }, 60_000);
+});
