@@ -23,6 +23,7 @@ import './operator-controls.js';
 import './execution-subscriptions.js';
 import './market-graph.js';
 import './record-links.js';
+import './market-funding.js';
 
 /** The one schema: GraphQL, graphql-ws, SSE and every Sofa REST route are built from it. */
 export function buildSchema() {

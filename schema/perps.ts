@@ -30,7 +30,7 @@ const FundingPointRef = builder.objectRef<FundingPoint>('FundingPoint').implemen
   }),
 });
 
-const PerpFundingRef = builder.objectRef<PerpFunding>('PerpFunding').implement({
+export const PerpFundingRef = builder.objectRef<PerpFunding>('PerpFunding').implement({
   description: 'Funding is monitoring data; it places no order and is not an execution signal when stale.',
   fields: (t) => ({
     marketId: t.exposeString('marketId'),
@@ -44,7 +44,7 @@ const PerpFundingRef = builder.objectRef<PerpFunding>('PerpFunding').implement({
   }),
 });
 
-const PerpFundingHistoryRef = builder.objectRef<PerpFundingHistory>('PerpFundingHistory').implement({
+export const PerpFundingHistoryRef = builder.objectRef<PerpFundingHistory>('PerpFundingHistory').implement({
   fields: (t) => ({
     marketId: t.exposeString('marketId'),
     asset: t.exposeString('asset'),
