@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, perpOrder } from './support/execution.js';
+import { call, perpOrder, wideBtcPerpSession } from './support/execution.js';
 import { writeBootstrap, type BootstrapKeys } from './support/keys.js';
 import { PrivateRedis, redisServerForSuites, uniquePrefix } from './support/redis.js';
 import { eventually, Replica } from './support/replicas.js';
@@ -35,16 +35,7 @@ describe.skipIf(!canRun)('execution across replicas on one Redis', () => {
     };
     [a, b] = await Promise.all([Replica.start('exec-a', env), Replica.start('exec-b', env)]);
     wallet = await walletSession(a);
-    const session = await call(b, 'POST', '/api/v1/agent-sessions', wallet, {
-      apiKeyId: 'k-full',
-      protocols: ['paper-perps'],
-      actions: ['place_order'],
-      assets: ['BTC'],
-      maxOrderNotional: '1000000',
-      maxPeriodNotional: '10000000',
-      periodSeconds: 3600,
-      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-    });
+    const session = await call(b, 'POST', '/api/v1/agent-sessions', wallet, wideBtcPerpSession());
     expect(session.status).toBe(200);
   }, 90_000);
 

@@ -1,7 +1,7 @@
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../src/domain/decimal.js';
-import { call, perpOrder } from './support/execution.js';
+import { call, perpOrder, wideBtcPerpSession } from './support/execution.js';
 import { writeBootstrap, type BootstrapKeys } from './support/keys.js';
 import { PrivateRedis, redisServerForSuites, uniquePrefix } from './support/redis.js';
 import { eventually, Replica } from './support/replicas.js';
@@ -36,16 +36,7 @@ describe.skipIf(!canRun)('Redis killed in the middle of a burst of executions', 
     };
     [a, b] = await Promise.all([Replica.start('burst-a', env), Replica.start('burst-b', env)]);
     const wallet = await walletSession(a);
-    const session = await call(b, 'POST', '/api/v1/agent-sessions', wallet, {
-      apiKeyId: 'k-full',
-      protocols: ['paper-perps'],
-      actions: ['place_order'],
-      assets: ['BTC'],
-      maxOrderNotional: '1000000',
-      maxPeriodNotional: '10000000',
-      periodSeconds: 3600,
-      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-    });
+    const session = await call(b, 'POST', '/api/v1/agent-sessions', wallet, wideBtcPerpSession());
     expect(session.status).toBe(200);
   }, 90_000);
 

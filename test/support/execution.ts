@@ -20,3 +20,15 @@ export function call(gw: GatewayClient, method: string, path: string, token: str
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 }
+
+/** An agent session for the full key on BTC perps with caps no test order reaches, valid for an hour. */
+export const wideBtcPerpSession = () => ({
+  apiKeyId: 'k-full',
+  protocols: ['paper-perps'],
+  actions: ['place_order'],
+  assets: ['BTC'],
+  maxOrderNotional: '1000000',
+  maxPeriodNotional: '10000000',
+  periodSeconds: 3600,
+  expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+});

@@ -10,15 +10,15 @@ for i = 1, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 return 1`);
 
 /**
- * KEYS[1] ledger hash; ARGV[1] count of changes, then field/units/may-go-negative triples.
- * Applies every change with exact int64 HINCRBY; if a field that may not go negative does,
- * undoes all of them and names it.
+ * Lua applying the changes counted by ARGV[at], then field/units/may-go-negative triples, to the
+ * ledger hash KEYS[1] with exact int64 HINCRBY; if a field that may not go negative does, it
+ * undoes all of them and returns {0, field, before, units}.
  */
-const APPLY = new LuaScript(`
-local n = tonumber(ARGV[1])
+const applyChanges = (at: number) => `
+local n = tonumber(ARGV[${at}])
 local applied = {}
 for i = 0, n - 1 do
-  local field, units, negative = ARGV[2 + i * 3], ARGV[3 + i * 3], ARGV[4 + i * 3]
+  local field, units, negative = ARGV[${at + 1} + i * 3], ARGV[${at + 2} + i * 3], ARGV[${at + 3} + i * 3]
   local before = redis.call('HGET', KEYS[1], field) or '0'
   local after = redis.call('HINCRBY', KEYS[1], field, units)
   table.insert(applied, {field, units})
@@ -29,7 +29,10 @@ for i = 0, n - 1 do
     end
     return {0, field, before, units}
   end
-end
+end`;
+
+/** KEYS[1] ledger hash; ARGV[1] count of changes, then the triples (applyChanges). */
+const APPLY = new LuaScript(`${applyChanges(1)}
 return {1}`);
 
 /**
@@ -39,21 +42,7 @@ return {1}`);
 const BOOK = new LuaScript(`
 local existing = redis.call('HGET', KEYS[2], ARGV[1]) or ''
 if existing ~= ARGV[3] then return {2, existing} end
-local n = tonumber(ARGV[4])
-local applied = {}
-for i = 0, n - 1 do
-  local field, units, negative = ARGV[5 + i * 3], ARGV[6 + i * 3], ARGV[7 + i * 3]
-  local before = redis.call('HGET', KEYS[1], field) or '0'
-  local after = redis.call('HINCRBY', KEYS[1], field, units)
-  table.insert(applied, {field, units})
-  if after < 0 and negative == '0' then
-    for _, a in ipairs(applied) do
-      local undo = (a[2]:sub(1, 1) == '-') and a[2]:sub(2) or ('-' .. a[2])
-      redis.call('HINCRBY', KEYS[1], a[1], undo)
-    end
-    return {0, field, before, units}
-  end
-end
+${applyChanges(4)}
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 return {1}`);
 
