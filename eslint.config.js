@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', 'bench/results/', 'bench/profiles/'] },
+  { ignores: ['node_modules/', 'dist/', 'coverage/', 'bench/results/', 'bench/profiles/', 'dashboard/src/gql/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

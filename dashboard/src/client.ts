@@ -23,7 +23,7 @@ export class GatewayClient {
   async query<R, V>(operation: TypedOperation<R, V>, variables?: V): Promise<R> {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
-    const res = await fetch('/graphql', { method: 'POST', headers, body: JSON.stringify({ query: operation.document, variables }) });
+    const res = await fetch('/graphql', { method: 'POST', headers, body: JSON.stringify({ query: operation.toString(), variables }) });
     const body = (await res.json()) as { data?: R; errors?: { message: string }[] };
     if (body.errors?.length || !body.data) throw new Error(body.errors?.[0]?.message ?? `HTTP ${res.status}`);
     return body.data;
@@ -32,7 +32,7 @@ export class GatewayClient {
   /** Returns the unsubscribe function. */
   subscribe<R, V>(operation: TypedOperation<R, V>, variables: V | undefined, onData: (data: R) => void): () => void {
     return this.ws.subscribe<R>(
-      { query: operation.document, variables: variables as Record<string, unknown> | undefined },
+      { query: operation.toString(), variables: variables as Record<string, unknown> | undefined },
       {
         next: (result) => result.data && onData(result.data),
         error: (err) => console.warn('subscription ended', err),

@@ -1,0 +1,1432 @@
+/* eslint-disable */
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type Maybe<T> = T | null;
+export type InputMaybe<T> = Maybe<T>;
+export type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+export type MakeOptional<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]?: Maybe<T[SubKey]> };
+export type MakeMaybe<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]: Maybe<T[SubKey]> };
+export type MakeEmpty<T extends { [key: string]: unknown }, K extends keyof T> = { [_ in K]?: never };
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+/** All built-in and custom scalars, mapped to their actual values */
+export type Scalars = {
+  ID: { input: string; output: string; }
+  String: { input: string; output: string; }
+  Boolean: { input: boolean; output: boolean; }
+  Int: { input: number; output: number; }
+  Float: { input: number; output: number; }
+  /** An RFC 3339 date-time in UTC, such as 2026-11-22T10:00:00.000Z. */
+  DateTime: { input: string; output: string; }
+  /** A decimal number as a string, never a float (such as "64012.5"). */
+  Decimal: { input: string; output: string; }
+  /** A free-form JSON object. */
+  JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
+};
+
+export type ActionCapability = {
+  action: Scalars['String']['output'];
+  agentSessionRequired: Scalars['Boolean']['output'];
+  allowed: AllowedNow;
+  approvalModes: Array<Scalars['String']['output']>;
+  blockedBy: Array<GateBlock>;
+  certification: CertificationState;
+  name: Scalars['String']['output'];
+  protocol: Scalars['String']['output'];
+  requiredScopes: ScopesByMode;
+};
+
+export type ActionCertification = {
+  certification: CertificationState;
+  id: Scalars['String']['output'];
+};
+
+export type AgentInterfaces = {
+  mcp: McpInterface;
+};
+
+export type AgentSession = {
+  actions: Array<Scalars['String']['output']>;
+  active: Scalars['Boolean']['output'];
+  apiKeyId: Scalars['String']['output'];
+  assets: Array<Scalars['String']['output']>;
+  expiresAt: Scalars['DateTime']['output'];
+  id: Scalars['String']['output'];
+  maxOrderNotional: Scalars['Decimal']['output'];
+  maxPeriodNotional: Scalars['Decimal']['output'];
+  periodSeconds: Scalars['Int']['output'];
+  protocols: Array<Scalars['String']['output']>;
+  revokedAt: Maybe<Scalars['DateTime']['output']>;
+  startsAt: Scalars['DateTime']['output'];
+};
+
+export type AllowedNow = {
+  live: Scalars['Boolean']['output'];
+  preview: Scalars['Boolean']['output'];
+};
+
+export type Approval = {
+  approvalId: Scalars['String']['output'];
+  approveRequest: SigningRequest;
+  consumedAt: Maybe<Scalars['DateTime']['output']>;
+  createdAt: Scalars['DateTime']['output'];
+  decidedAt: Maybe<Scalars['DateTime']['output']>;
+  /** The execution that consumed this approval; null until one did. */
+  execution: Maybe<Execution>;
+  executionId: Maybe<Scalars['String']['output']>;
+  expiresAt: Scalars['DateTime']['output'];
+  instruction: Scalars['JSONObject']['output'];
+  instructionHash: Scalars['String']['output'];
+  rejectRequest: SigningRequest;
+  /** pending, approved, rejected, expired or consumed. */
+  state: ApprovalState;
+  wallet: Scalars['String']['output'];
+};
+
+export type ApprovalList = {
+  approvals: Array<Approval>;
+  /** Pass as cursor for the next page; null on the last page. */
+  nextCursor: Maybe<Scalars['String']['output']>;
+};
+
+/** The account's approvals, newest first. */
+export type ApprovalListEnvelope = {
+  data: ApprovalList;
+  freshness: Freshness;
+  generatedAt: Scalars['DateTime']['output'];
+  schemaVersion: Scalars['String']['output'];
+};
+
+export type ApprovalState =
+  | 'approved'
+  | 'consumed'
+  | 'expired'
+  | 'pending'
+  | 'rejected';
+
+export type AssetInInput = {
+  /** Decimal string. */
+  amount: Scalars['String']['input'];
+  token: Scalars['String']['input'];
+};
+
+export type AuditEntry = {
+  /** The account whose chain this is (one of the hashed fields). */
+  accountId: Scalars['String']['output'];
+  at: Scalars['DateTime']['output'];
+  details: Scalars['JSONObject']['output'];
+  /** SHA-256 (hex) of the RFC 8785 canonical JSON of {seq, accountId, at, type, referenceId, details, prevHash}; prevHash is the previous entry hash (64 zeros for the first). */
+  hash: Scalars['String']['output'];
+  prevHash: Scalars['String']['output'];
+  referenceId: Maybe<Scalars['String']['output']>;
+  seq: Scalars['Int']['output'];
+  type: Scalars['String']['output'];
+};
+
+export type AuditLog = {
+  brokenAt: Maybe<Scalars['Int']['output']>;
+  chainValid: Scalars['Boolean']['output'];
+  entries: Array<AuditEntry>;
+  /** Pass as cursor for the older entries; null at the chain start. */
+  nextCursor: Maybe<Scalars['String']['output']>;
+};
+
+export type Availability =
+  | 'available'
+  | 'degraded'
+  | 'restricted'
+  | 'unavailable';
+
+export type CacheState = {
+  marketSnapshots: Scalars['Int']['output'];
+  newestSnapshotAt: Maybe<Scalars['DateTime']['output']>;
+  oldestSnapshotAt: Maybe<Scalars['DateTime']['output']>;
+  orderBookSnapshots: Scalars['Int']['output'];
+  /** warm, partial or cold. */
+  state: CacheWarmth;
+};
+
+/** warm: every market has a snapshot; partial: some; cold: none. */
+export type CacheWarmth =
+  | 'cold'
+  | 'partial'
+  | 'warm';
+
+/** One stored candle observation (OHLCV). */
+export type Candle = {
+  close: Scalars['Decimal']['output'];
+  /** False while the bucket is still open. */
+  closed: Scalars['Boolean']['output'];
+  high: Scalars['Decimal']['output'];
+  low: Scalars['Decimal']['output'];
+  open: Scalars['Decimal']['output'];
+  /** Bucket start. */
+  time: Scalars['DateTime']['output'];
+  volume: Scalars['Decimal']['output'];
+};
+
+export type Capabilities = {
+  accountId: Scalars['String']['output'];
+  executionEnabled: Scalars['Boolean']['output'];
+  interfaces: AgentInterfaces;
+  keyId: Maybe<Scalars['String']['output']>;
+  killSwitchEngaged: Scalars['Boolean']['output'];
+  protocols: Array<ProtocolCapability>;
+  scopes: Array<Scalars['String']['output']>;
+};
+
+/** Envelope: live capabilities of this key. */
+export type CapabilitiesEnvelope = {
+  data: Capabilities;
+  freshness: Freshness;
+  generatedAt: Scalars['DateTime']['output'];
+  schemaVersion: Scalars['String']['output'];
+};
+
+export type Certification = {
+  certifiedAt: Maybe<Scalars['DateTime']['output']>;
+  state: CertificationState;
+};
+
+export type CertificationState =
+  | 'blocked'
+  | 'canary'
+  | 'certified'
+  | 'disabled'
+  | 'legal_review_only'
+  | 'partner_required';
+
+export type ControlReason = {
+  id: Scalars['String']['output'];
+  reason: Maybe<Scalars['String']['output']>;
+};
+
+export type Counts = {
+  markets: Scalars['Int']['output'];
+  protocols: Scalars['Int']['output'];
+};
+
+export type Execution = {
+  action: Scalars['String']['output'];
+  agentSessionId: Maybe<Scalars['String']['output']>;
+  /** The approval this execution consumed (interactive clients); null under an agent session. */
+  approval: Maybe<Approval>;
+  approvalId: Maybe<Scalars['String']['output']>;
+  createdAt: Scalars['DateTime']['output'];
+  executionId: Scalars['String']['output'];
+  fill: Maybe<Fill>;
+  history: Array<ExecutionStateChange>;
+  instructionHash: Scalars['String']['output'];
+  /** What the client should do next: set while the outcome is `unknown` (reconcile by referenceId), null otherwise. */
+  nextAction: Maybe<Scalars['String']['output']>;
+  principalKind: Scalars['String']['output'];
+  protocol: Scalars['String']['output'];
+  reason: Maybe<Scalars['String']['output']>;
+  referenceId: Scalars['String']['output'];
+  replayed: Scalars['Boolean']['output'];
+  state: ExecutionState;
+  updatedAt: Scalars['DateTime']['output'];
+};
+
+export type ExecutionList = {
+  executions: Array<Execution>;
+  /** Pass as cursor for the next page; null on the last page. */
+  nextCursor: Maybe<Scalars['String']['output']>;
+};
+
+/** The account's executions, newest first. */
+export type ExecutionListEnvelope = {
+  data: ExecutionList;
+  freshness: Freshness;
+  generatedAt: Scalars['DateTime']['output'];
+  schemaVersion: Scalars['String']['output'];
+};
+
+/** Order details: side, type and price for orders; tokenOut and slippageBps for swaps; leverage for perpetuals. */
+export type ExecutionMetadataInput = {
+  leverage?: InputMaybe<Scalars['Int']['input']>;
+  /** Limit price, decimal string. */
+  price?: InputMaybe<Scalars['String']['input']>;
+  /** buy or sell */
+  side?: InputMaybe<Scalars['String']['input']>;
+  slippageBps?: InputMaybe<Scalars['Int']['input']>;
+  tokenOut?: InputMaybe<Scalars['String']['input']>;
+  /** market or limit */
+  type?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type ExecutionPreview = {
+  createdAt: Scalars['DateTime']['output'];
+  executable: Scalars['Boolean']['output'];
+  expiresAt: Scalars['DateTime']['output'];
+  gates: Array<GateVerdict>;
+  instruction: Scalars['JSONObject']['output'];
+  /** SHA-256 of the RFC 8785 canonical request without approvalId. */
+  instructionHash: Scalars['String']['output'];
+  previewId: Scalars['String']['output'];
+  quote: Maybe<Quote>;
+  referenceId: Scalars['String']['output'];
+  replayed: Scalars['Boolean']['output'];
+};
+
+export type ExecutionState =
+  | 'accepted'
+  | 'failed'
+  | 'filled'
+  | 'partially_filled'
+  | 'rejected'
+  | 'submitted'
+  | 'unknown';
+
+export type ExecutionStateChange = {
+  at: Scalars['DateTime']['output'];
+  reason: Maybe<Scalars['String']['output']>;
+  state: ExecutionState;
+};
+
+export type Fill = {
+  fee: Scalars['Decimal']['output'];
+  feeToken: Scalars['String']['output'];
+  filledAmount: Scalars['Decimal']['output'];
+  notional: Scalars['Decimal']['output'];
+  price: Scalars['Decimal']['output'];
+  requestedAmount: Scalars['Decimal']['output'];
+};
+
+/** How old the data behind a response is, computed at request time. */
+export type Freshness = {
+  asOf: Scalars['DateTime']['output'];
+  freshnessMs: Scalars['Int']['output'];
+  sourceStatus: SourceStatus;
+  stale: Scalars['Boolean']['output'];
+  staleReason: Maybe<Scalars['String']['output']>;
+};
+
+export type FundingPoint = {
+  annualizedPct: Scalars['Decimal']['output'];
+  /** Rate for the interval ending at `time`. */
+  rate: Scalars['Decimal']['output'];
+  /** Settlement time. */
+  time: Scalars['DateTime']['output'];
+};
+
+/** A gate that blocks an action right now, in gate order: the first is what a submission would meet first. `gate` is the internal gate name, `check` the check within it; `code` the error a submission would get. */
+export type GateBlock = {
+  check: Maybe<Scalars['String']['output']>;
+  code: Maybe<Scalars['String']['output']>;
+  gate: Scalars['String']['output'];
+  reason: Scalars['String']['output'];
+};
+
+export type GateVerdict = {
+  /** The error a submission would get now. */
+  code: Maybe<Scalars['String']['output']>;
+  /** feature_flag, certification, venue, authority, quote, balance or idempotency. */
+  gate: Scalars['String']['output'];
+  reason: Scalars['String']['output'];
+  /** pass, block, or not_evaluated when an earlier gate blocks. */
+  status: Scalars['String']['output'];
+};
+
+export type GatewayStatus = {
+  cache: CacheState;
+  counts: Counts;
+  mode: Scalars['String']['output'];
+  sharedState: SharedState;
+  sources: Array<SourceHealth>;
+};
+
+export type LendingPosition = {
+  /** In the asset, at the current borrow APY since each fill. */
+  accruedBorrowInterest: Scalars['Decimal']['output'];
+  /** In the asset, at the current supply APY since each fill. */
+  accruedSupplyInterest: Scalars['Decimal']['output'];
+  asset: Scalars['String']['output'];
+  borrowed: Scalars['Decimal']['output'];
+  priceUsd: Maybe<Scalars['Decimal']['output']>;
+  stale: Scalars['Boolean']['output'];
+  supplied: Scalars['Decimal']['output'];
+};
+
+export type LendingYield = {
+  asset: Scalars['String']['output'];
+  /** Percent. */
+  borrowApy: Scalars['Decimal']['output'];
+  marketId: Scalars['String']['output'];
+  /** Percent. */
+  supplyApy: Scalars['Decimal']['output'];
+  /** 0 to 1. */
+  utilization: Scalars['Decimal']['output'];
+};
+
+/** Envelope: lending yield. */
+export type LendingYieldEnvelope = {
+  data: LendingYield;
+  freshness: Freshness;
+  generatedAt: Scalars['DateTime']['output'];
+  schemaVersion: Scalars['String']['output'];
+};
+
+/** A public market record: the latest snapshot of one market. */
+export type Market = {
+  /** Base asset symbol. */
+  asset: Scalars['String']['output'];
+  /** Borrow APY in percent (lending). */
+  borrowApy: Maybe<Scalars['Decimal']['output']>;
+  change24hPct: Scalars['Decimal']['output'];
+  freshness: Freshness;
+  /** Current funding, as GET /api/v1/data/perps/funding/{asset} (scope data:read); null for other kinds. */
+  funding: Maybe<PerpFunding>;
+  /** Settled funding, as GET /api/v1/data/perps/funding/history/{asset} (scope data:read); null for other kinds. */
+  fundingHistory: Maybe<PerpFundingHistory>;
+  /** Hourly funding rate (perpetuals). */
+  fundingRate: Maybe<Scalars['Decimal']['output']>;
+  hasOrderBook: Scalars['Boolean']['output'];
+  high24h: Scalars['Decimal']['output'];
+  /** Stored candles, as GET /api/v1/public/markets/{asset}/history (same validation and codes). */
+  history: MarketHistory;
+  /** Market id, such as BTC-PERP. */
+  id: Scalars['String']['output'];
+  kind: MarketKind;
+  low24h: Scalars['Decimal']['output'];
+  nextFundingAt: Maybe<Scalars['DateTime']['output']>;
+  /** Open interest notional in quote units (perpetuals). */
+  openInterest: Maybe<Scalars['Decimal']['output']>;
+  /** The cached order book, best first; null when the market has none or its source is down. */
+  orderBook: Maybe<OrderBook>;
+  price: Scalars['Decimal']['output'];
+  protocol: Scalars['String']['output'];
+  /** The public protocol listing this market (`protocol` is its id). */
+  protocolDetails: Maybe<PublicProtocol>;
+  quote: Scalars['String']['output'];
+  /** Whether the trading session is open (equities). */
+  sessionOpen: Maybe<Scalars['Boolean']['output']>;
+  /** Supply APY in percent (lending). */
+  supplyApy: Maybe<Scalars['Decimal']['output']>;
+  /** Pool utilisation, 0 to 1 (lending). */
+  utilization: Maybe<Scalars['Decimal']['output']>;
+  /** Traded notional over 24 h, in quote units. */
+  volume24h: Scalars['Decimal']['output'];
+};
+
+
+/** A public market record: the latest snapshot of one market. */
+export type MarketFundingHistoryArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A public market record: the latest snapshot of one market. */
+export type MarketHistoryArgs = {
+  from?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  resolution?: InputMaybe<Scalars['String']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/** A public market record: the latest snapshot of one market. */
+export type MarketOrderBookArgs = {
+  depth?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** Public envelope: one market summary; data is null for an unknown market. */
+export type MarketEnvelope = {
+  data: Maybe<Market>;
+  freshness: Freshness;
+  generatedAt: Scalars['DateTime']['output'];
+  schemaVersion: Scalars['String']['output'];
+};
+
+export type MarketFreshness = {
+  asset: Scalars['String']['output'];
+  freshness: Freshness;
+  /** True when nothing changed: the state is re-sent so a client knows the feed is alive. */
+  heartbeat: Scalars['Boolean']['output'];
+  marketId: Scalars['String']['output'];
+  /** On the state sent on subscribe with lastSequence: whether events came after it (then refetch); null otherwise. */
+  missedEvents: Maybe<Scalars['Boolean']['output']>;
+  /** When the event was produced. */
+  producedAt: Maybe<Scalars['DateTime']['output']>;
+  /** This market's freshness event number, one more per event (the newest known on the state sent on subscribe; null if none yet). */
+  sequence: Maybe<Scalars['Int']['output']>;
+};
+
+export type MarketHistory = {
+  asset: Scalars['String']['output'];
+  from: Maybe<Scalars['DateTime']['output']>;
+  marketId: Maybe<Scalars['String']['output']>;
+  /** Pass as cursor for the older page; null when none is left. */
+  nextCursor: Maybe<Scalars['String']['output']>;
+  points: Array<Candle>;
+  resolution: Scalars['String']['output'];
+  to: Scalars['DateTime']['output'];
+};
+
+/** Public envelope with candle observations. */
+export type MarketHistoryEnvelope = {
+  data: MarketHistory;
+  freshness: Freshness;
+  generatedAt: Scalars['DateTime']['output'];
+  schemaVersion: Scalars['String']['output'];
+};
+
+export type MarketKind =
+  | 'equity'
+  | 'lending'
+  | 'perpetual'
+  | 'swap_pool';
+
+/** Public envelope: list of public markets. */
+export type MarketsEnvelope = {
+  data: Array<Market>;
+  freshness: Freshness;
+  generatedAt: Scalars['DateTime']['output'];
+  schemaVersion: Scalars['String']['output'];
+};
+
+/** The Model Context Protocol endpoint: tools generated from the workflow nodes, with the same Bearer credential and scopes. */
+export type McpInterface = {
+  endpoint: Scalars['String']['output'];
+  tools: Scalars['String']['output'];
+  transport: Scalars['String']['output'];
+};
+
+export type Mutation = {
+  /** POST /api/v1/agent-sessions (wallet session) */
+  activateAgentSession: AgentSession;
+  /** POST /api/v1/execute/approvals (wallet session) */
+  createApproval: Approval;
+  /** POST /api/v1/auth/siwe/nonce */
+  createSiweNonce: SiweNonce;
+  /** PATCH /api/service/ai/approvals/{approvalId} (wallet session and a fresh signature) */
+  decideApproval: Approval;
+  /** POST /api/v1/execute (scope execute:live) */
+  execute: Execution;
+  /** POST /api/v1/execute/preview (scope execute:preview) */
+  previewExecution: ExecutionPreview;
+  /** DELETE /api/v1/agent-sessions/{sessionId} */
+  revokeAgentSession: AgentSession;
+  /** DELETE /api/v1/keys/{keyId} (wallet session) */
+  revokeApiKey: RevokedApiKey;
+  /** DELETE /api/v1/auth/session (wallet session): ends every wallet session of the account */
+  signOut: Scalars['Boolean']['output'];
+  /** PATCH /api/v1/operator/controls (operator token) */
+  updateOperatorControls: OperatorControls;
+  /** POST /api/v1/auth/siwe/verify */
+  verifySiwe: WalletSessionGrant;
+};
+
+
+export type MutationActivateAgentSessionArgs = {
+  actions: Array<Scalars['String']['input']>;
+  apiKeyId: Scalars['String']['input'];
+  assets: Array<Scalars['String']['input']>;
+  expiresAt: Scalars['String']['input'];
+  maxOrderNotional: Scalars['String']['input'];
+  maxPeriodNotional: Scalars['String']['input'];
+  periodSeconds: Scalars['Int']['input'];
+  protocols: Array<Scalars['String']['input']>;
+  startsAt?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationCreateApprovalArgs = {
+  action: Scalars['String']['input'];
+  assetIn: AssetInInput;
+  metadata?: InputMaybe<ExecutionMetadataInput>;
+  protocol: Scalars['String']['input'];
+  referenceId: Scalars['String']['input'];
+};
+
+
+export type MutationDecideApprovalArgs = {
+  approvalId: Scalars['String']['input'];
+  decision: Scalars['String']['input'];
+  message: Scalars['String']['input'];
+  signature: Scalars['String']['input'];
+};
+
+
+export type MutationExecuteArgs = {
+  action: Scalars['String']['input'];
+  approvalId?: InputMaybe<Scalars['String']['input']>;
+  assetIn: AssetInInput;
+  metadata?: InputMaybe<ExecutionMetadataInput>;
+  protocol: Scalars['String']['input'];
+  referenceId: Scalars['String']['input'];
+};
+
+
+export type MutationPreviewExecutionArgs = {
+  action: Scalars['String']['input'];
+  assetIn: AssetInInput;
+  metadata?: InputMaybe<ExecutionMetadataInput>;
+  protocol: Scalars['String']['input'];
+  referenceId: Scalars['String']['input'];
+};
+
+
+export type MutationRevokeAgentSessionArgs = {
+  sessionId: Scalars['String']['input'];
+};
+
+
+export type MutationRevokeApiKeyArgs = {
+  keyId: Scalars['String']['input'];
+};
+
+
+export type MutationUpdateOperatorControlsArgs = {
+  breakerOpen?: InputMaybe<Scalars['Boolean']['input']>;
+  breakerSourceId?: InputMaybe<Scalars['String']['input']>;
+  certificationAction?: InputMaybe<Scalars['String']['input']>;
+  certificationProtocol?: InputMaybe<Scalars['String']['input']>;
+  certificationState?: InputMaybe<Scalars['String']['input']>;
+  executionEnabled?: InputMaybe<Scalars['Boolean']['input']>;
+  killSwitch?: InputMaybe<Scalars['Boolean']['input']>;
+  protocolEnabled?: InputMaybe<Scalars['Boolean']['input']>;
+  protocolId?: InputMaybe<Scalars['String']['input']>;
+  reason?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationVerifySiweArgs = {
+  message: Scalars['String']['input'];
+  signature: Scalars['String']['input'];
+};
+
+export type OperatorControls = {
+  circuitBreakers: Array<ControlReason>;
+  disabledProtocols: Array<ControlReason>;
+  executionEnabled: Scalars['Boolean']['output'];
+  killSwitchEngaged: Scalars['Boolean']['output'];
+  killSwitchReason: Maybe<Scalars['String']['output']>;
+};
+
+export type OrderBook = {
+  /** Best first, at most 100. */
+  asks: Array<OrderBookLevel>;
+  asset: Scalars['String']['output'];
+  /** Best first, at most 100. */
+  bids: Array<OrderBookLevel>;
+  depth: Scalars['Int']['output'];
+  marketId: Scalars['String']['output'];
+};
+
+/** Order-book envelope (max age 5 000 ms). */
+export type OrderBookEnvelope = {
+  data: OrderBook;
+  freshness: Freshness;
+  generatedAt: Scalars['DateTime']['output'];
+  schemaVersion: Scalars['String']['output'];
+};
+
+export type OrderBookLevel = {
+  /** Size of this level and all better ones. */
+  cumulativeSize: Scalars['Decimal']['output'];
+  price: Scalars['Decimal']['output'];
+  size: Scalars['Decimal']['output'];
+};
+
+/** Side of an order or a quote. */
+export type OrderSide =
+  | 'buy'
+  | 'sell';
+
+/** Funding is monitoring data; it places no order and is not an execution signal when stale. */
+export type PerpFunding = {
+  annualizedPct: Scalars['Decimal']['output'];
+  asset: Scalars['String']['output'];
+  /** Current hourly rate. */
+  fundingRate: Scalars['Decimal']['output'];
+  intervalHours: Scalars['Int']['output'];
+  lastSettlement: Maybe<FundingPoint>;
+  marketId: Scalars['String']['output'];
+  nextFundingAt: Maybe<Scalars['DateTime']['output']>;
+  openInterest: Maybe<Scalars['Decimal']['output']>;
+};
+
+/** Envelope: current funding of a perpetual. */
+export type PerpFundingEnvelope = {
+  data: PerpFunding;
+  freshness: Freshness;
+  generatedAt: Scalars['DateTime']['output'];
+  schemaVersion: Scalars['String']['output'];
+};
+
+export type PerpFundingHistory = {
+  asset: Scalars['String']['output'];
+  /** Most recent last. */
+  entries: Array<FundingPoint>;
+  intervalHours: Scalars['Int']['output'];
+  marketId: Scalars['String']['output'];
+  /** Pass as cursor for the older page; null when none is kept. */
+  nextCursor: Maybe<Scalars['String']['output']>;
+};
+
+/** Envelope: settled funding history. */
+export type PerpFundingHistoryEnvelope = {
+  data: PerpFundingHistory;
+  freshness: Freshness;
+  generatedAt: Scalars['DateTime']['output'];
+  schemaVersion: Scalars['String']['output'];
+};
+
+/** An open perpetual position, marked to the snapshot cache. */
+export type PerpPosition = {
+  /** Average entry (signed cost / size). */
+  entryPrice: Maybe<Scalars['Decimal']['output']>;
+  /** Position value at mark over margin. */
+  leverage: Maybe<Scalars['Decimal']['output']>;
+  /** Where equity meets the 0.5 % maintenance margin. */
+  liquidationPrice: Maybe<Scalars['Decimal']['output']>;
+  marginUsd: Scalars['Decimal']['output'];
+  markPrice: Maybe<Scalars['Decimal']['output']>;
+  marketId: Scalars['String']['output'];
+  /** long or short. */
+  side: PositionSide;
+  size: Scalars['Decimal']['output'];
+  /** The mark is past its max age: not an execution signal. */
+  stale: Scalars['Boolean']['output'];
+  unrealizedPnlUsd: Maybe<Scalars['Decimal']['output']>;
+};
+
+export type PerpPrice = {
+  asset: Scalars['String']['output'];
+  change24hPct: Scalars['Decimal']['output'];
+  high24h: Scalars['Decimal']['output'];
+  low24h: Scalars['Decimal']['output'];
+  marketId: Scalars['String']['output'];
+  price: Scalars['Decimal']['output'];
+  quote: Scalars['String']['output'];
+};
+
+/** Envelope: current price of a perpetual. */
+export type PerpPriceEnvelope = {
+  data: PerpPrice;
+  freshness: Freshness;
+  generatedAt: Scalars['DateTime']['output'];
+  schemaVersion: Scalars['String']['output'];
+};
+
+export type Portfolio = {
+  accountId: Scalars['String']['output'];
+  balances: Array<PortfolioBalance>;
+  totalValueUsd: Scalars['Decimal']['output'];
+  wallet: Scalars['String']['output'];
+};
+
+export type PortfolioBalance = {
+  amount: Scalars['Decimal']['output'];
+  priceUsd: Maybe<Scalars['Decimal']['output']>;
+  token: Scalars['String']['output'];
+  valueUsd: Maybe<Scalars['Decimal']['output']>;
+};
+
+/** Envelope: the key's account. */
+export type PortfolioEnvelope = {
+  data: Portfolio;
+  freshness: Freshness;
+  generatedAt: Scalars['DateTime']['output'];
+  schemaVersion: Scalars['String']['output'];
+};
+
+/** Side of a perpetual position. */
+export type PositionSide =
+  | 'long'
+  | 'short';
+
+export type Positions = {
+  lending: Array<LendingPosition>;
+  /** Borrowed over supplied value (limit 0.75). */
+  loanToValue: Maybe<Scalars['Decimal']['output']>;
+  perps: Array<PerpPosition>;
+};
+
+/** Envelope: the key's open positions. */
+export type PositionsEnvelope = {
+  data: Positions;
+  freshness: Freshness;
+  generatedAt: Scalars['DateTime']['output'];
+  schemaVersion: Scalars['String']['output'];
+};
+
+export type ProtocolCapability = {
+  actions: Array<ActionCapability>;
+  id: Scalars['String']['output'];
+  kind: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  sourceStatus: SourceStatus;
+};
+
+/** Public envelope: one protocol. */
+export type ProtocolEnvelope = {
+  data: PublicProtocol;
+  freshness: Freshness;
+  generatedAt: Scalars['DateTime']['output'];
+  schemaVersion: Scalars['String']['output'];
+};
+
+export type ProtocolIntelligence = {
+  actions: Array<ActionCertification>;
+  averageFundingRate: Maybe<Scalars['Decimal']['output']>;
+  averageSupplyApy: Maybe<Scalars['Decimal']['output']>;
+  consecutiveFailures: Scalars['Int']['output'];
+  kind: Scalars['String']['output'];
+  lastSuccessAt: Maybe<Scalars['DateTime']['output']>;
+  marketCount: Scalars['Int']['output'];
+  name: Scalars['String']['output'];
+  openInterestUsd: Maybe<Scalars['Decimal']['output']>;
+  protocolId: Scalars['String']['output'];
+  sourceStatus: SourceStatus;
+  volume24hUsd: Scalars['Decimal']['output'];
+};
+
+/** Envelope: protocol intelligence. */
+export type ProtocolIntelligenceEnvelope = {
+  data: ProtocolIntelligence;
+  freshness: Freshness;
+  generatedAt: Scalars['DateTime']['output'];
+  schemaVersion: Scalars['String']['output'];
+};
+
+export type ProtocolKind =
+  | 'equities'
+  | 'lending'
+  | 'perpetuals'
+  | 'token_swap';
+
+/** Public envelope: every public protocol. */
+export type ProtocolsEnvelope = {
+  data: Array<PublicProtocol>;
+  freshness: Freshness;
+  generatedAt: Scalars['DateTime']['output'];
+  schemaVersion: Scalars['String']['output'];
+};
+
+export type PublicAction = {
+  availability: Availability;
+  certification: Certification;
+  id: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  visibility: Visibility;
+};
+
+export type PublicProtocol = {
+  actions: Array<PublicAction>;
+  availability: Availability;
+  certification: Certification;
+  id: Scalars['String']['output'];
+  kind: ProtocolKind;
+  /** The markets this protocol lists that have a snapshot (`markets` are their ids). */
+  marketList: Array<Market>;
+  markets: Array<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
+  sourceStatus: SourceStatus;
+  visibility: Visibility;
+};
+
+export type Query = {
+  /** GET /api/v1/agent-sessions */
+  agentSessions: Array<AgentSession>;
+  /** GET /api/v1/execute/approvals/{approvalId} */
+  approval: Approval;
+  /** GET /api/v1/execute/approvals */
+  approvals: ApprovalListEnvelope;
+  /** GET /api/v1/audit */
+  auditLog: AuditLog;
+  /** GET /api/v1/capabilities (any valid key) */
+  capabilities: CapabilitiesEnvelope;
+  /** GET /api/v1/openapi.json: the full contract, OpenAPI 3.1 (any valid key) */
+  contractOpenApi: Scalars['JSONObject']['output'];
+  /** GET /api/v1/data/orderbook/{asset} (scope data:read) */
+  dataOrderBook: OrderBookEnvelope;
+  /** GET /api/v1/execute/executions/{executionId} */
+  execution: Execution;
+  /** GET /api/v1/execute/references/{referenceId} */
+  executionByReference: Execution;
+  /** GET /api/v1/execute/executions */
+  executions: ExecutionListEnvelope;
+  /** GET /api/v1/data/lending/yield/{asset} (scope data:read) */
+  lendingYield: LendingYieldEnvelope;
+  /** GET /api/v1/public/markets/{asset} */
+  market: MarketEnvelope;
+  /** GET /api/v1/public/markets/{asset}/history */
+  marketHistory: MarketHistoryEnvelope;
+  /** GET /api/v1/public/markets */
+  markets: MarketsEnvelope;
+  /** GET /api/v1/public/data/markets.json: the markets list as a cacheable mirror. */
+  marketsMirror: MarketsEnvelope;
+  /** GET /api/v1/operator/controls (operator token) */
+  operatorControls: OperatorControls;
+  /** GET /api/v1/public/markets/{asset}/orderbook */
+  orderBook: OrderBookEnvelope;
+  /** GET /api/v1/data/perps/funding/{asset} (scope data:read) */
+  perpFunding: PerpFundingEnvelope;
+  /** GET /api/v1/data/perps/funding/history/{asset} (scope data:read) */
+  perpFundingHistory: PerpFundingHistoryEnvelope;
+  /** GET /api/v1/data/perps/price/{asset} (scope data:read) */
+  perpPrice: PerpPriceEnvelope;
+  /** GET /api/v1/data/portfolio (scope data:read) */
+  portfolio: PortfolioEnvelope;
+  /** GET /api/v1/data/positions (scope data:read) */
+  positions: PositionsEnvelope;
+  /** GET /api/v1/public/protocols/{protocol} */
+  protocol: ProtocolEnvelope;
+  /** GET /api/v1/data/protocols/{protocol}/intelligence (scope data:read) */
+  protocolIntelligence: ProtocolIntelligenceEnvelope;
+  /** GET /api/v1/public/data/protocols.json */
+  protocols: ProtocolsEnvelope;
+  /** GET /api/v1/public/openapi.public.json: the public contract (OpenAPI 3.1). */
+  publicOpenApi: Scalars['JSONObject']['output'];
+  /** GET /api/v1/public/status */
+  status: StatusEnvelope;
+  /** GET /api/v1/workflow-nodes (any valid key) */
+  workflowNodes: WorkflowNodesEnvelope;
+};
+
+
+export type QueryApprovalArgs = {
+  approvalId: Scalars['String']['input'];
+};
+
+
+export type QueryApprovalsArgs = {
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  from?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  protocol?: InputMaybe<Scalars['String']['input']>;
+  referenceId?: InputMaybe<Scalars['String']['input']>;
+  state?: InputMaybe<Scalars['String']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryAuditLogArgs = {
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryDataOrderBookArgs = {
+  asset: Scalars['String']['input'];
+};
+
+
+export type QueryExecutionArgs = {
+  executionId: Scalars['String']['input'];
+};
+
+
+export type QueryExecutionByReferenceArgs = {
+  referenceId: Scalars['String']['input'];
+};
+
+
+export type QueryExecutionsArgs = {
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  from?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  protocol?: InputMaybe<Scalars['String']['input']>;
+  referenceId?: InputMaybe<Scalars['String']['input']>;
+  state?: InputMaybe<Scalars['String']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryLendingYieldArgs = {
+  asset: Scalars['String']['input'];
+};
+
+
+export type QueryMarketArgs = {
+  asset: Scalars['String']['input'];
+};
+
+
+export type QueryMarketHistoryArgs = {
+  asset: Scalars['String']['input'];
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  from?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  resolution?: InputMaybe<Scalars['String']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryOrderBookArgs = {
+  asset: Scalars['String']['input'];
+};
+
+
+export type QueryPerpFundingArgs = {
+  asset: Scalars['String']['input'];
+};
+
+
+export type QueryPerpFundingHistoryArgs = {
+  asset: Scalars['String']['input'];
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryPerpPriceArgs = {
+  asset: Scalars['String']['input'];
+};
+
+
+export type QueryProtocolArgs = {
+  protocol: Scalars['String']['input'];
+};
+
+
+export type QueryProtocolIntelligenceArgs = {
+  protocol: Scalars['String']['input'];
+};
+
+export type Quote = {
+  amount: Scalars['Decimal']['output'];
+  amountOut: Maybe<Scalars['Decimal']['output']>;
+  /** Signed ledger changes on a full fill. */
+  balanceChanges: Array<TokenAmount>;
+  /** filled, partially_filled or rejected (an immediate-or-cancel limit that would be cancelled). */
+  expectedFillState: Scalars['String']['output'];
+  /** What the venue's fill would take now (same simulation as the submission); a limit that does not cross fills 0. */
+  expectedFilledAmount: Scalars['Decimal']['output'];
+  fee: Scalars['Decimal']['output'];
+  feeToken: Scalars['String']['output'];
+  marketId: Scalars['String']['output'];
+  minAmountOut: Maybe<Scalars['Decimal']['output']>;
+  notionalUsd: Scalars['Decimal']['output'];
+  price: Maybe<Scalars['Decimal']['output']>;
+  side: Maybe<OrderSide>;
+};
+
+export type RevokedApiKey = {
+  keyId: Scalars['String']['output'];
+  revokedAt: Maybe<Scalars['DateTime']['output']>;
+};
+
+export type RouteRef = {
+  method: Scalars['String']['output'];
+  path: Scalars['String']['output'];
+};
+
+export type ScopesByMode = {
+  live: Array<Scalars['String']['output']>;
+  preview: Array<Scalars['String']['output']>;
+};
+
+/** Where this replica keeps shared state (cache, candles, keys, rate limits, pub/sub) and whether it can reach it. */
+export type SharedState = {
+  /** False while Redis is unreachable: reads are then served from local copies, marked stale. */
+  connected: Scalars['Boolean']['output'];
+  /** True while this replica runs ingestion (holds the lease). */
+  ingestionLeader: Scalars['Boolean']['output'];
+  lastError: Maybe<Scalars['String']['output']>;
+  lastErrorAt: Maybe<Scalars['DateTime']['output']>;
+  /** The replica that runs ingestion, as this one last saw the lease. */
+  leadingReplica: Maybe<Scalars['String']['output']>;
+  /** embedded (in-process) or redis. */
+  mode: Scalars['String']['output'];
+  /** This replica (Redis mode). */
+  replica: Maybe<Scalars['String']['output']>;
+};
+
+/** What to put in the EIP-4361 message that decides an approval (with a fresh nonce). */
+export type SigningRequest = {
+  domain: Scalars['String']['output'];
+  resources: Array<Scalars['String']['output']>;
+  statement: Scalars['String']['output'];
+};
+
+export type SiweNonce = {
+  domain: Scalars['String']['output'];
+  expiresAt: Scalars['DateTime']['output'];
+  nonce: Scalars['String']['output'];
+};
+
+export type SourceHealth = {
+  consecutiveFailures: Scalars['Int']['output'];
+  lastAttemptAt: Maybe<Scalars['DateTime']['output']>;
+  lastError: Maybe<Scalars['String']['output']>;
+  lastSuccessAt: Maybe<Scalars['DateTime']['output']>;
+  markets: Scalars['Int']['output'];
+  sourceId: Scalars['String']['output'];
+  status: SourceStatus;
+};
+
+/** Health of a market-data source. */
+export type SourceStatus =
+  | 'degraded'
+  | 'down'
+  | 'healthy'
+  | 'unknown';
+
+/** Public envelope: cache state, source health and counts. */
+export type StatusEnvelope = {
+  data: GatewayStatus;
+  freshness: Freshness;
+  generatedAt: Scalars['DateTime']['output'];
+  schemaVersion: Scalars['String']['output'];
+};
+
+export type Subscription = {
+  /** Every change of the caller's approvals (or of one). */
+  approvalUpdated: Approval;
+  /** Every state change of the caller's executions (or of one). */
+  executionUpdated: Execution;
+  /** Current freshness of the matching markets on subscribe, then every change of stale, staleReason or sourceStatus, plus a heartbeat (FRESHNESS_HEARTBEAT_MS). */
+  freshnessChanged: MarketFreshness;
+  /** Every new snapshot of the matching markets. */
+  marketUpdated: Market;
+  /** Every new order-book snapshot of one market. */
+  orderBookUpdated: OrderBookEnvelope;
+};
+
+
+export type SubscriptionApprovalUpdatedArgs = {
+  approvalId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type SubscriptionExecutionUpdatedArgs = {
+  executionId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type SubscriptionFreshnessChangedArgs = {
+  asset?: InputMaybe<Scalars['String']['input']>;
+  lastSequence?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type SubscriptionMarketUpdatedArgs = {
+  asset?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type SubscriptionOrderBookUpdatedArgs = {
+  asset: Scalars['String']['input'];
+};
+
+export type TokenAmount = {
+  amount: Scalars['Decimal']['output'];
+  token: Scalars['String']['output'];
+};
+
+export type Visibility =
+  | 'public';
+
+export type WalletSessionGrant = {
+  accountId: Scalars['String']['output'];
+  expiresAt: Scalars['DateTime']['output'];
+  /** Send as Authorization: Bearer <sessionToken>. */
+  sessionToken: Scalars['String']['output'];
+  wallet: Scalars['String']['output'];
+};
+
+export type WorkflowNode = {
+  available: Scalars['Boolean']['output'];
+  blockedBy: Array<GateBlock>;
+  description: Scalars['String']['output'];
+  id: Scalars['String']['output'];
+  inputSchema: Scalars['JSONObject']['output'];
+  /** trigger, data, preview, approval or execute. */
+  kind: Scalars['String']['output'];
+  outputSchema: Scalars['JSONObject']['output'];
+  requiredScopes: Array<Scalars['String']['output']>;
+  route: Maybe<RouteRef>;
+  subscription: Maybe<Scalars['String']['output']>;
+  title: Scalars['String']['output'];
+};
+
+export type WorkflowNodes = {
+  nodes: Array<WorkflowNode>;
+};
+
+/** Envelope: workflow nodes. */
+export type WorkflowNodesEnvelope = {
+  data: WorkflowNodes;
+  freshness: Freshness;
+  generatedAt: Scalars['DateTime']['output'];
+  schemaVersion: Scalars['String']['output'];
+};
+
+export type DashboardFreshnessFragment = { asOf: string, stale: boolean, staleReason: string | null, sourceStatus: SourceStatus };
+
+export type DashboardMarketFragment = { id: string, asset: string, protocol: string, price: string, change24hPct: string, hasOrderBook: boolean, freshness: { asOf: string, stale: boolean, staleReason: string | null, sourceStatus: SourceStatus } };
+
+export type DashboardBookDataFragment = { marketId: string, bids: Array<{ price: string, cumulativeSize: string }>, asks: Array<{ price: string, cumulativeSize: string }> };
+
+export type DashboardExecutionFragment = { executionId: string, protocol: string, action: string, state: ExecutionState, updatedAt: string };
+
+export type DashboardMarketsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardMarketsQuery = { markets: { data: Array<{ id: string, asset: string, protocol: string, price: string, change24hPct: string, hasOrderBook: boolean, freshness: { asOf: string, stale: boolean, staleReason: string | null, sourceStatus: SourceStatus } }> }, protocols: { data: Array<{ id: string, name: string, sourceStatus: SourceStatus }> } };
+
+export type DashboardHistoryQueryVariables = Exact<{
+  asset: Scalars['String']['input'];
+  resolution?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+}>;
+
+
+export type DashboardHistoryQuery = { marketHistory: { data: { points: Array<{ time: string, open: string, high: string, low: string, close: string }> } } };
+
+export type DashboardBookQueryVariables = Exact<{
+  asset: Scalars['String']['input'];
+}>;
+
+
+export type DashboardBookQuery = { orderBook: { data: { marketId: string, bids: Array<{ price: string, cumulativeSize: string }>, asks: Array<{ price: string, cumulativeSize: string }> } } };
+
+export type DashboardBookUpdatesSubscriptionVariables = Exact<{
+  asset: Scalars['String']['input'];
+}>;
+
+
+export type DashboardBookUpdatesSubscription = { orderBookUpdated: { data: { marketId: string, bids: Array<{ price: string, cumulativeSize: string }>, asks: Array<{ price: string, cumulativeSize: string }> } } };
+
+export type DashboardMarketUpdatesSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardMarketUpdatesSubscription = { marketUpdated: { id: string, asset: string, protocol: string, price: string, change24hPct: string, hasOrderBook: boolean, freshness: { asOf: string, stale: boolean, staleReason: string | null, sourceStatus: SourceStatus } } };
+
+export type DashboardFreshnessSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardFreshnessSubscription = { freshnessChanged: { marketId: string, freshness: { asOf: string, stale: boolean, staleReason: string | null, sourceStatus: SourceStatus } } };
+
+export type DashboardExecutionsQueryVariables = Exact<{
+  limit?: InputMaybe<Scalars['Int']['input']>;
+}>;
+
+
+export type DashboardExecutionsQuery = { executions: { data: { executions: Array<{ executionId: string, protocol: string, action: string, state: ExecutionState, updatedAt: string }> } } };
+
+export type DashboardExecutionUpdatesSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardExecutionUpdatesSubscription = { executionUpdated: { executionId: string, protocol: string, action: string, state: ExecutionState, updatedAt: string } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+export const DashboardFreshnessFragmentDoc = new TypedDocumentString(`
+    fragment DashboardFreshness on Freshness {
+  asOf
+  stale
+  staleReason
+  sourceStatus
+}
+    `, {"fragmentName":"DashboardFreshness"}) as unknown as TypedDocumentString<DashboardFreshnessFragment, unknown>;
+export const DashboardMarketFragmentDoc = new TypedDocumentString(`
+    fragment DashboardMarket on Market {
+  id
+  asset
+  protocol
+  price
+  change24hPct
+  hasOrderBook
+  freshness {
+    ...DashboardFreshness
+  }
+}
+    fragment DashboardFreshness on Freshness {
+  asOf
+  stale
+  staleReason
+  sourceStatus
+}`, {"fragmentName":"DashboardMarket"}) as unknown as TypedDocumentString<DashboardMarketFragment, unknown>;
+export const DashboardBookDataFragmentDoc = new TypedDocumentString(`
+    fragment DashboardBookData on OrderBook {
+  marketId
+  bids {
+    price
+    cumulativeSize
+  }
+  asks {
+    price
+    cumulativeSize
+  }
+}
+    `, {"fragmentName":"DashboardBookData"}) as unknown as TypedDocumentString<DashboardBookDataFragment, unknown>;
+export const DashboardExecutionFragmentDoc = new TypedDocumentString(`
+    fragment DashboardExecution on Execution {
+  executionId
+  protocol
+  action
+  state
+  updatedAt
+}
+    `, {"fragmentName":"DashboardExecution"}) as unknown as TypedDocumentString<DashboardExecutionFragment, unknown>;
+export const DashboardMarketsDocument = new TypedDocumentString(`
+    query DashboardMarkets {
+  markets {
+    data {
+      ...DashboardMarket
+    }
+  }
+  protocols {
+    data {
+      id
+      name
+      sourceStatus
+    }
+  }
+}
+    fragment DashboardFreshness on Freshness {
+  asOf
+  stale
+  staleReason
+  sourceStatus
+}
+fragment DashboardMarket on Market {
+  id
+  asset
+  protocol
+  price
+  change24hPct
+  hasOrderBook
+  freshness {
+    ...DashboardFreshness
+  }
+}`) as unknown as TypedDocumentString<DashboardMarketsQuery, DashboardMarketsQueryVariables>;
+export const DashboardHistoryDocument = new TypedDocumentString(`
+    query DashboardHistory($asset: String!, $resolution: String, $limit: Int) {
+  marketHistory(asset: $asset, resolution: $resolution, limit: $limit) {
+    data {
+      points {
+        time
+        open
+        high
+        low
+        close
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardHistoryQuery, DashboardHistoryQueryVariables>;
+export const DashboardBookDocument = new TypedDocumentString(`
+    query DashboardBook($asset: String!) {
+  orderBook(asset: $asset) {
+    data {
+      ...DashboardBookData
+    }
+  }
+}
+    fragment DashboardBookData on OrderBook {
+  marketId
+  bids {
+    price
+    cumulativeSize
+  }
+  asks {
+    price
+    cumulativeSize
+  }
+}`) as unknown as TypedDocumentString<DashboardBookQuery, DashboardBookQueryVariables>;
+export const DashboardBookUpdatesDocument = new TypedDocumentString(`
+    subscription DashboardBookUpdates($asset: String!) {
+  orderBookUpdated(asset: $asset) {
+    data {
+      ...DashboardBookData
+    }
+  }
+}
+    fragment DashboardBookData on OrderBook {
+  marketId
+  bids {
+    price
+    cumulativeSize
+  }
+  asks {
+    price
+    cumulativeSize
+  }
+}`) as unknown as TypedDocumentString<DashboardBookUpdatesSubscription, DashboardBookUpdatesSubscriptionVariables>;
+export const DashboardMarketUpdatesDocument = new TypedDocumentString(`
+    subscription DashboardMarketUpdates {
+  marketUpdated {
+    ...DashboardMarket
+  }
+}
+    fragment DashboardFreshness on Freshness {
+  asOf
+  stale
+  staleReason
+  sourceStatus
+}
+fragment DashboardMarket on Market {
+  id
+  asset
+  protocol
+  price
+  change24hPct
+  hasOrderBook
+  freshness {
+    ...DashboardFreshness
+  }
+}`) as unknown as TypedDocumentString<DashboardMarketUpdatesSubscription, DashboardMarketUpdatesSubscriptionVariables>;
+export const DashboardFreshnessDocument = new TypedDocumentString(`
+    subscription DashboardFreshness {
+  freshnessChanged {
+    marketId
+    freshness {
+      ...DashboardFreshness
+    }
+  }
+}
+    fragment DashboardFreshness on Freshness {
+  asOf
+  stale
+  staleReason
+  sourceStatus
+}`) as unknown as TypedDocumentString<DashboardFreshnessSubscription, DashboardFreshnessSubscriptionVariables>;
+export const DashboardExecutionsDocument = new TypedDocumentString(`
+    query DashboardExecutions($limit: Int) {
+  executions(limit: $limit) {
+    data {
+      executions {
+        ...DashboardExecution
+      }
+    }
+  }
+}
+    fragment DashboardExecution on Execution {
+  executionId
+  protocol
+  action
+  state
+  updatedAt
+}`) as unknown as TypedDocumentString<DashboardExecutionsQuery, DashboardExecutionsQueryVariables>;
+export const DashboardExecutionUpdatesDocument = new TypedDocumentString(`
+    subscription DashboardExecutionUpdates {
+  executionUpdated {
+    ...DashboardExecution
+  }
+}
+    fragment DashboardExecution on Execution {
+  executionId
+  protocol
+  action
+  state
+  updatedAt
+}`) as unknown as TypedDocumentString<DashboardExecutionUpdatesSubscription, DashboardExecutionUpdatesSubscriptionVariables>;
