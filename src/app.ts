@@ -270,11 +270,14 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
         // Model Context Protocol tools for agents (internal to the REST contract: in neither document).
         if (req.url === MCP_PATH || req.url?.startsWith(`${MCP_PATH}?`)) {
           res.setHeader('x-request-id', requestId);
-          return void mcp.handle(req, res, requestId).catch((err: unknown) => {
-            logger.error({ err }, 'mcp request failed');
-            if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-            res.end(JSON.stringify(errorResponse(500, 'internal_error', 'The MCP request failed.', requestId)));
-          });
+          // The same edge as every route: identity encoding only, and the body limit while it streams.
+          return admitRequest(req, res, requestId, { maxBodyBytes: config.limits.maxBodyBytes }, () =>
+            mcp.handle(req, res, requestId).catch((err: unknown) => {
+              logger.error({ err }, 'mcp request failed');
+              if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+              res.end(JSON.stringify(errorResponse(500, 'internal_error', 'The MCP request failed.', requestId)));
+            }),
+          );
         }
         // The live dashboard (first-party, in neither contract document): built assets from dist/dashboard.
         if (dashboard.handle(req, res, requestId)) return;

@@ -87,6 +87,19 @@ describe('MCP tools at /mcp', () => {
     await client.close();
   });
 
+  it('bounds the body like every route: over the limit 413, malformed JSON 400, both in the gateway error shape', async () => {
+    const post = (body: string) =>
+      fetch(`${gw.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys.full}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body,
+      });
+    const huge = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(200_000) } }));
+    expect([huge.status, ((await huge.json()) as { code: string }).code]).toEqual([413, 'payload_too_large']);
+    const malformed = await post('{"jsonrpc": "2.0", ');
+    expect([malformed.status, ((await malformed.json()) as { code: string }).code]).toEqual([400, 'invalid_request']);
+  });
+
   it('refuses a missing or unknown key with 401 in the gateway error shape, and is listed in capabilities', async () => {
     const res = await gw.get('/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(res.status).toBe(401);

@@ -106,6 +106,18 @@ export class McpEndpoint {
       res.end(JSON.stringify(errorResponse(probe.status, body?.code ?? 'unauthenticated', body?.message ?? 'A Bearer API key is required.', requestId)));
       return;
     }
+    // The edge (admitRequest) has read the body within the limit; the transport gets it parsed.
+    const raw = (req as IncomingMessage & { body?: Buffer }).body;
+    let parsedBody: unknown;
+    if (raw && raw.length > 0) {
+      try {
+        parsedBody = JSON.parse(raw.toString('utf8'));
+      } catch {
+        res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-request-id': requestId });
+        res.end(JSON.stringify(errorResponse(400, 'invalid_request', 'The request body is not valid JSON.', requestId, { retryable: false })));
+        return;
+      }
+    }
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     const server = this.server(authorization);
     res.on('close', () => {
@@ -113,6 +125,6 @@ export class McpEndpoint {
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, parsedBody);
   }
 }
