@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runClient } from '../examples/generated-client/client.js';
-import { call, SESSION_TIME } from './support/execution.js';
+import { call, SESSION_TIME, btcPerpSession } from './support/execution.js';
 import { startGateway, type TestGateway } from './support/gateway.js';
 import { writeBootstrap, type BootstrapKeys } from './support/keys.js';
 import { SIWE_DOMAIN, TEST_WALLET, walletSession } from './support/wallet.js';
@@ -42,16 +42,13 @@ describe('a client generated from the full contract', () => {
 
   it('lists markets, pages history back, previews, executes and lists executions against the live service', async () => {
     const wallet = await walletSession(gw);
-    const session = await call(gw, 'POST', '/api/v1/agent-sessions', wallet, {
-      apiKeyId: 'k-full',
-      protocols: ['paper-perps'],
-      actions: ['place_order'],
-      assets: ['BTC'],
-      maxOrderNotional: '10000',
-      maxPeriodNotional: '15000',
-      periodSeconds: 3600,
-      expiresAt: new Date(gw.clock.now() + 3_600_000).toISOString(),
-    });
+    const session = await call(
+      gw,
+      'POST',
+      '/api/v1/agent-sessions',
+      wallet,
+      btcPerpSession({ maxOrderNotional: '10000', maxPeriodNotional: '15000' }, gw.clock.now()),
+    );
     expect(session.status).toBe(200);
     const run = await runClient(gw.baseUrl, keys.full, 'generated-1');
     expect(run.markets).toContain('BTC-PERP');

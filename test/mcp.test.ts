@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, perpOrder, SESSION_TIME } from './support/execution.js';
+import { call, perpOrder, SESSION_TIME, btcPerpSession } from './support/execution.js';
 import { startGateway, type TestGateway } from './support/gateway.js';
 import { writeBootstrap, type BootstrapKeys } from './support/keys.js';
 import { SIWE_DOMAIN, TEST_WALLET, walletSession } from './support/wallet.js';
@@ -59,16 +59,13 @@ describe('MCP tools at /mcp', () => {
 
   it('previews and executes within an agent session; over the session cap the refusal is a tool error with the gateway code', async () => {
     const wallet = await walletSession(gw);
-    const session = await call(gw, 'POST', '/api/v1/agent-sessions', wallet, {
-      apiKeyId: 'k-full',
-      protocols: ['paper-perps'],
-      actions: ['place_order'],
-      assets: ['BTC'],
-      maxOrderNotional: '10000',
-      maxPeriodNotional: '15000',
-      periodSeconds: 3600,
-      expiresAt: new Date(gw.clock.now() + 3_600_000).toISOString(),
-    });
+    const session = await call(
+      gw,
+      'POST',
+      '/api/v1/agent-sessions',
+      wallet,
+      btcPerpSession({ maxOrderNotional: '10000', maxPeriodNotional: '15000' }, gw.clock.now()),
+    );
     expect(session.status).toBe(200);
     const client = await connect(keys.full);
     const order = perpOrder('mcp-1', { assetIn: { token: 'BTC', amount: '0.01' } });

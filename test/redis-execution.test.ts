@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, perpOrder, wideBtcPerpSession } from './support/execution.js';
+import { call, perpOrder, btcPerpSession } from './support/execution.js';
 import { writeBootstrap, type BootstrapKeys } from './support/keys.js';
 import { PrivateRedis, redisServerForSuites, uniquePrefix } from './support/redis.js';
 import { eventually, Replica } from './support/replicas.js';
@@ -35,7 +35,7 @@ describe.skipIf(!canRun)('execution across replicas on one Redis', () => {
     };
     [a, b] = await Promise.all([Replica.start('exec-a', env), Replica.start('exec-b', env)]);
     wallet = await walletSession(a);
-    const session = await call(b, 'POST', '/api/v1/agent-sessions', wallet, wideBtcPerpSession());
+    const session = await call(b, 'POST', '/api/v1/agent-sessions', wallet, btcPerpSession());
     expect(session.status).toBe(200);
   }, 90_000);
 

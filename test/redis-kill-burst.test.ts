@@ -1,7 +1,7 @@
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../src/domain/decimal.js';
-import { call, perpOrder, wideBtcPerpSession } from './support/execution.js';
+import { call, perpOrder, btcPerpSession } from './support/execution.js';
 import { writeBootstrap, type BootstrapKeys } from './support/keys.js';
 import { PrivateRedis, redisServerForSuites, uniquePrefix } from './support/redis.js';
 import { eventually, Replica } from './support/replicas.js';
@@ -36,7 +36,7 @@ describe.skipIf(!canRun)('Redis killed in the middle of a burst of executions', 
     };
     [a, b] = await Promise.all([Replica.start('burst-a', env), Replica.start('burst-b', env)]);
     const wallet = await walletSession(a);
-    const session = await call(b, 'POST', '/api/v1/agent-sessions', wallet, wideBtcPerpSession());
+    const session = await call(b, 'POST', '/api/v1/agent-sessions', wallet, btcPerpSession());
     expect(session.status).toBe(200);
   }, 90_000);
 

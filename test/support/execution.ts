@@ -21,8 +21,11 @@ export function call(gw: GatewayClient, method: string, path: string, token: str
   });
 }
 
-/** An agent session for the full key on BTC perps with caps no test order reaches, valid for an hour. */
-export const wideBtcPerpSession = () => ({
+/**
+ * An agent session for the full key on BTC perps, valid for an hour from `now`; by default with
+ * caps no test order reaches, `overrides` for tests of the caps.
+ */
+export const btcPerpSession = (overrides: Record<string, unknown> = {}, now = Date.now()) => ({
   apiKeyId: 'k-full',
   protocols: ['paper-perps'],
   actions: ['place_order'],
@@ -30,5 +33,6 @@ export const wideBtcPerpSession = () => ({
   maxOrderNotional: '1000000',
   maxPeriodNotional: '10000000',
   periodSeconds: 3600,
-  expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+  expiresAt: new Date(now + 3_600_000).toISOString(),
+  ...overrides,
 });
