@@ -61,7 +61,7 @@ const ProtocolIntelligenceRef = builder.objectRef<ProtocolIntelligence>('Protoco
 });
 
 const LendingYieldEnvelope = envelopeType('LendingYieldEnvelope', LendingYieldRef, { description: 'Envelope: lending yield.' });
-const PortfolioEnvelope = envelopeType('PortfolioEnvelope', PortfolioRef, { description: "Envelope: the key's account." });
+export const PortfolioEnvelope = envelopeType('PortfolioEnvelope', PortfolioRef, { description: "Envelope: the key's account." });
 const ProtocolIntelligenceEnvelope = envelopeType('ProtocolIntelligenceEnvelope', ProtocolIntelligenceRef, { description: 'Envelope: protocol intelligence.' });
 
 builder.queryFields((t) => ({

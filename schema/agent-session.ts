@@ -2,7 +2,7 @@ import type { AgentSession } from '../src/execution/execution-types.js';
 import { activateAgentSession, agentSessionsOf, isActive, revokeAgentSession } from '../resolvers/execution/agent-sessions.js';
 import { builder } from './builder.js';
 
-const AgentSessionRef = builder.objectRef<AgentSession>('AgentSession').implement({
+export const AgentSessionRef = builder.objectRef<AgentSession>('AgentSession').implement({
   fields: (t) => ({
     id: t.exposeString('id'),
     apiKeyId: t.exposeString('apiKeyId'),

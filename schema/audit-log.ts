@@ -2,7 +2,7 @@ import type { AuditEntry } from '../src/execution/execution-types.js';
 import { auditLog } from '../resolvers/execution/audit-log.js';
 import { builder } from './builder.js';
 
-const AuditEntryRef = builder.objectRef<AuditEntry>('AuditEntry').implement({
+export const AuditEntryRef = builder.objectRef<AuditEntry>('AuditEntry').implement({
   fields: (t) => ({
     seq: t.exposeInt('seq'),
     accountId: t.exposeString('accountId', { description: 'The account whose chain this is (one of the hashed fields).' }),

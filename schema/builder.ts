@@ -1,4 +1,5 @@
 import SchemaBuilder from '@pothos/core';
+import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
 import { authenticationError } from '../src/auth/auth-errors.js';
 import { scopeGrants, type ScopeGrants } from '../src/auth/scope-grants.js';
@@ -17,8 +18,10 @@ export interface GatewaySchemaTypes {
 }
 
 export const builder = new SchemaBuilder<GatewaySchemaTypes>({
-  plugins: [ScopeAuthPlugin],
+  plugins: [ScopeAuthPlugin, RelayPlugin],
   defaultFieldNullability: false,
+  // Connections only (the viewer's lists): no global object identification, so no node/nodes root fields.
+  relay: { nodeQueryOptions: false, nodesQueryOptions: false, cursorType: 'String' },
   scopeAuth: {
     // Resolved once per request, and only when a guarded field is selected.
     authScopes: async (ctx) => scopeGrants(await ctx.auth.resolve(), ctx.services.operator.matches(ctx.auth.header)),

@@ -8,7 +8,7 @@ import { instructionArgs } from './execution-inputs.js';
 const UNKNOWN_NEXT_ACTION =
   'reconcile by referenceId: GET /api/v1/execute/references/{referenceId} answers the final state once the reconciler has settled it (within seconds of the store or venue answering again); do not resubmit under a new referenceId';
 
-const ExecutionStateEnum = builder.enumType('ExecutionState', { values: EXECUTION_STATES });
+export const ExecutionStateEnum = builder.enumType('ExecutionState', { values: EXECUTION_STATES });
 
 const FillRef = builder.objectRef<Fill>('Fill').implement({
   fields: (t) => ({

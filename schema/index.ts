@@ -24,6 +24,7 @@ import './execution-subscriptions.js';
 import './market-graph.js';
 import './record-links.js';
 import './market-funding.js';
+import './viewer.js';
 
 /** The one schema: GraphQL, graphql-ws, SSE and every Sofa REST route are built from it. */
 export function buildSchema() {

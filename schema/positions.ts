@@ -53,7 +53,7 @@ const PositionsRef = builder.objectRef<Positions>('Positions').implement({
   }),
 });
 
-const PositionsEnvelope = envelopeType('PositionsEnvelope', PositionsRef, { description: "Envelope: the key's open positions." });
+export const PositionsEnvelope = envelopeType('PositionsEnvelope', PositionsRef, { description: "Envelope: the key's open positions." });
 
 builder.queryFields((t) => ({
   positions: t.field({

@@ -58,6 +58,16 @@ export type AgentSession = {
   startsAt: Scalars['DateTime']['output'];
 };
 
+export type AgentSessionConnection = {
+  edges: Array<AgentSessionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type AgentSessionEdge = {
+  cursor: Scalars['String']['output'];
+  node: AgentSession;
+};
+
 export type AllowedNow = {
   live: Scalars['Boolean']['output'];
   preview: Scalars['Boolean']['output'];
@@ -79,6 +89,16 @@ export type Approval = {
   /** pending, approved, rejected, expired or consumed. */
   state: ApprovalState;
   wallet: Scalars['String']['output'];
+};
+
+export type ApprovalConnection = {
+  edges: Array<ApprovalEdge>;
+  pageInfo: PageInfo;
+};
+
+export type ApprovalEdge = {
+  cursor: Scalars['String']['output'];
+  node: Approval;
 };
 
 export type ApprovalList = {
@@ -119,6 +139,16 @@ export type AuditEntry = {
   referenceId: Maybe<Scalars['String']['output']>;
   seq: Scalars['Int']['output'];
   type: Scalars['String']['output'];
+};
+
+export type AuditEntryConnection = {
+  edges: Array<AuditEntryEdge>;
+  pageInfo: PageInfo;
+};
+
+export type AuditEntryEdge = {
+  cursor: Scalars['String']['output'];
+  node: AuditEntry;
 };
 
 export type AuditLog = {
@@ -204,12 +234,19 @@ export type Counts = {
   protocols: Scalars['Int']['output'];
 };
 
+/** How the caller authenticated: an API key or a wallet session (sign-in with Ethereum). */
+export type CredentialKind =
+  | 'api_key'
+  | 'wallet_session';
+
 export type Execution = {
   action: Scalars['String']['output'];
   agentSessionId: Maybe<Scalars['String']['output']>;
   /** The approval this execution consumed (interactive clients); null under an agent session. */
   approval: Maybe<Approval>;
   approvalId: Maybe<Scalars['String']['output']>;
+  /** The audit entries of this execution, oldest first: its approval's creation and decision, and each state it reached. */
+  auditEntries: Array<AuditEntry>;
   createdAt: Scalars['DateTime']['output'];
   executionId: Scalars['String']['output'];
   fill: Maybe<Fill>;
@@ -224,6 +261,16 @@ export type Execution = {
   replayed: Scalars['Boolean']['output'];
   state: ExecutionState;
   updatedAt: Scalars['DateTime']['output'];
+};
+
+export type ExecutionConnection = {
+  edges: Array<ExecutionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type ExecutionEdge = {
+  cursor: Scalars['String']['output'];
+  node: Execution;
 };
 
 export type ExecutionList = {
@@ -632,6 +679,13 @@ export type OrderSide =
   | 'buy'
   | 'sell';
 
+export type PageInfo = {
+  endCursor: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+  hasPreviousPage: Scalars['Boolean']['output'];
+  startCursor: Maybe<Scalars['String']['output']>;
+};
+
 /** Funding is monitoring data; it places no order and is not an execution signal when stale. */
 export type PerpFunding = {
   annualizedPct: Scalars['Decimal']['output'];
@@ -880,6 +934,8 @@ export type Query = {
   publicOpenApi: Scalars['JSONObject']['output'];
   /** GET /api/v1/public/status */
   status: StatusEnvelope;
+  /** The caller's account (API key or wallet session); null with the REST routes' 401 error for an unauthenticated caller. */
+  viewer: Maybe<Viewer>;
   /** GET /api/v1/workflow-nodes (any valid key) */
   workflowNodes: WorkflowNodesEnvelope;
 };
@@ -1113,6 +1169,71 @@ export type SubscriptionOrderBookUpdatedArgs = {
 export type TokenAmount = {
   amount: Scalars['Decimal']['output'];
   token: Scalars['String']['output'];
+};
+
+/** The caller's account, as its API key or wallet session names it. Fields guarded by a scope are null (with an error) without it. */
+export type Viewer = {
+  accountId: Scalars['String']['output'];
+  /** The agent sessions, newest first (as GET /api/v1/agent-sessions). */
+  agentSessions: AgentSessionConnection;
+  /** The approvals, newest first, in their state now (scope data:read, as GET /api/v1/execute/approvals). */
+  approvals: Maybe<ApprovalConnection>;
+  /** The account's audit entries, newest first (as GET /api/v1/audit); from/to bound the time each was written. */
+  auditLog: AuditEntryConnection;
+  credential: CredentialKind;
+  /** The executions, newest first (scope data:read, as GET /api/v1/execute/executions). */
+  executions: Maybe<ExecutionConnection>;
+  /** As GET /api/v1/data/portfolio (scope data:read). */
+  portfolio: Maybe<PortfolioEnvelope>;
+  /** As GET /api/v1/data/positions (scope data:read). */
+  positions: Maybe<PositionsEnvelope>;
+  /** The scopes of this credential (a wallet session has all). */
+  scopes: Array<Scalars['String']['output']>;
+  wallet: Scalars['String']['output'];
+};
+
+
+/** The caller's account, as its API key or wallet session names it. Fields guarded by a scope are null (with an error) without it. */
+export type ViewerAgentSessionsArgs = {
+  active?: InputMaybe<Scalars['Boolean']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  from?: InputMaybe<Scalars['DateTime']['input']>;
+  protocol?: InputMaybe<Scalars['String']['input']>;
+  to?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+
+/** The caller's account, as its API key or wallet session names it. Fields guarded by a scope are null (with an error) without it. */
+export type ViewerApprovalsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  from?: InputMaybe<Scalars['DateTime']['input']>;
+  protocol?: InputMaybe<Scalars['String']['input']>;
+  state?: InputMaybe<ApprovalState>;
+  to?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+
+/** The caller's account, as its API key or wallet session names it. Fields guarded by a scope are null (with an error) without it. */
+export type ViewerAuditLogArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  from?: InputMaybe<Scalars['DateTime']['input']>;
+  referenceId?: InputMaybe<Scalars['String']['input']>;
+  to?: InputMaybe<Scalars['DateTime']['input']>;
+  type?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/** The caller's account, as its API key or wallet session names it. Fields guarded by a scope are null (with an error) without it. */
+export type ViewerExecutionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  from?: InputMaybe<Scalars['DateTime']['input']>;
+  protocol?: InputMaybe<Scalars['String']['input']>;
+  state?: InputMaybe<ExecutionState>;
+  to?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 export type Visibility =
