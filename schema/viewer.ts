@@ -27,12 +27,15 @@ const ApprovalConnection = builder.connectionObject({ type: ApprovalRef, name: '
 const AgentSessionConnection = builder.connectionObject({ type: AgentSessionRef, name: 'AgentSessionConnection' }, { name: 'AgentSessionEdge' });
 const AuditEntryConnection = builder.connectionObject({ type: AuditEntryRef, name: 'AuditEntryConnection' }, { name: 'AuditEntryEdge' });
 
+// Time bounds are strings checked by the resolvers, so a bad one is a 400 invalid_list_query naming it (as on REST).
+const TIME_BOUND = (what: string) => `${what}: an RFC 3339 date-time such as 2026-11-22T10:00:00Z.`;
+
 const pageArgs = (arg: ArgBuilder<PothosSchemaTypes.ExtendDefaultTypes<GatewaySchemaTypes>>) => ({
   first: arg.int({ description: `Records per page, ${CONNECTION_SIZE.min} to ${CONNECTION_SIZE.max} (default ${CONNECTION_SIZE.default}).` }),
   after: arg.string({ description: 'The endCursor (or any edge cursor) of the previous page; omit for the newest records.' }),
   protocol: arg.string({ description: 'Only records of this protocol (a protocol id such as paper-perps).' }),
-  from: arg({ type: 'DateTime', description: 'Created at or after.' }),
-  to: arg({ type: 'DateTime', description: 'Created at or before.' }),
+  from: arg.string({ description: TIME_BOUND('Created at or after') }),
+  to: arg.string({ description: TIME_BOUND('Created at or before') }),
 });
 
 const ViewerRef = builder.objectRef<Viewer>('Viewer').implement({
@@ -89,8 +92,8 @@ const ViewerRef = builder.objectRef<Viewer>('Viewer').implement({
         after: t.arg.string({ description: 'The endCursor (or any edge cursor) of the previous page; omit for the newest entries.' }),
         type: t.arg.string({ description: 'Only entries of this type (preview, approval_created, execution…).' }),
         referenceId: t.arg.string({ description: 'Only entries of this referenceId.' }),
-        from: t.arg({ type: 'DateTime', description: 'Written at or after.' }),
-        to: t.arg({ type: 'DateTime', description: 'Written at or before.' }),
+        from: t.arg.string({ description: TIME_BOUND('Written at or after') }),
+        to: t.arg.string({ description: TIME_BOUND('Written at or before') }),
       },
       resolve: (v, a, ctx) => viewerAuditLog(ctx, v, a),
     }),

@@ -144,6 +144,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('dashboard in headless
     await page.fill('#api-key', keys.full);
     await page.click('#key-form button');
     await page.waitForFunction(() => document.querySelector('#executions-note')?.textContent?.startsWith('Following'), undefined, { timeout: 10_000 });
+    // The viewer query names the key's account.
+    expect(await page.textContent('#executions-note')).toBe('Following the executions of acct-1 live.');
     expect(await page.locator('#executions tbody tr').count()).toBe(0);
 
     const order = perpOrder('dash-1');

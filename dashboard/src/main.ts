@@ -2,7 +2,6 @@ import './style.css';
 import { CandleChart, DepthChart } from './charts.js';
 import { GatewayClient } from './client.js';
 import {
-  ExecutionsQuery,
   ExecutionUpdated,
   FreshnessChanged,
   MarketHistoryQuery,
@@ -10,6 +9,7 @@ import {
   MarketUpdated,
   OrderBookQuery,
   OrderBookUpdated,
+  ViewerQuery,
   type ExecutionRow,
   type Freshness,
   type MarketRow,
@@ -97,23 +97,54 @@ function renderExecutions(): void {
   $('#executions tbody').replaceChildren(...rows.map(executionRow));
 }
 
+/** The viewer's newest executions, read again through the viewer query; an update in flight queues one more read. */
+function viewerReader(client: GatewayClient, onRead: (accountId: string) => void): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  let again = false;
+  const read = async (): Promise<void> => {
+    const { viewer } = await client.query(ViewerQuery, { first: 50 });
+    if (!viewer) throw new Error('no account for this key');
+    if (keyed !== client) return; // another key was pasted meanwhile
+    executions.clear();
+    for (const edge of viewer.executions?.edges ?? []) executions.set(edge.node.executionId, edge.node);
+    onRead(viewer.accountId);
+    renderExecutions();
+  };
+  const next = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = read().finally(() => {
+      running = undefined;
+      if (again) {
+        again = false;
+        void next().catch(() => undefined);
+      }
+    });
+    return running;
+  };
+  return next;
+}
+
 async function useKey(apiKey: string): Promise<void> {
   keyed?.dispose();
   executions.clear();
   const note = $('#executions-note');
-  keyed = new GatewayClient(apiKey, () => undefined);
+  const client = new GatewayClient(apiKey, () => undefined);
+  keyed = client;
+  const refetch = viewerReader(client, (accountId) => (note.textContent = `Following the executions of ${accountId} live.`));
   try {
-    const list = await keyed.query(ExecutionsQuery, { limit: 50 });
-    for (const e of list.executions.data.executions) executions.set(e.executionId, e);
-    note.textContent = 'Following your executions live.';
+    await refetch();
   } catch (err) {
     note.textContent = `The key was not accepted: ${(err as Error).message}`;
     return;
   }
-  renderExecutions();
-  keyed.subscribe(ExecutionUpdated, undefined, (d) => {
+  // Each state change shows at once, then the viewer query is read again (new executions, their order).
+  client.subscribe(ExecutionUpdated, undefined, (d) => {
     executions.set(d.executionUpdated.executionId, d.executionUpdated);
     renderExecutions();
+    void refetch().catch((err: Error) => console.warn('viewer refetch failed', err));
   });
 }
 

@@ -7,12 +7,12 @@ import type { DashboardHistoryQuery, TypedDocumentString } from './gql/graphql.j
 export {
   DashboardBookDocument as OrderBookQuery,
   DashboardBookUpdatesDocument as OrderBookUpdated,
-  DashboardExecutionsDocument as ExecutionsQuery,
   DashboardExecutionUpdatesDocument as ExecutionUpdated,
   DashboardFreshnessDocument as FreshnessChanged,
   DashboardHistoryDocument as MarketHistoryQuery,
   DashboardMarketsDocument as MarketsQuery,
   DashboardMarketUpdatesDocument as MarketUpdated,
+  DashboardViewerDocument as ViewerQuery,
 } from './gql/graphql.js';
 
 export type {

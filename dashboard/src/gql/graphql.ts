@@ -1198,9 +1198,9 @@ export type ViewerAgentSessionsArgs = {
   active?: InputMaybe<Scalars['Boolean']['input']>;
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
-  from?: InputMaybe<Scalars['DateTime']['input']>;
+  from?: InputMaybe<Scalars['String']['input']>;
   protocol?: InputMaybe<Scalars['String']['input']>;
-  to?: InputMaybe<Scalars['DateTime']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1208,10 +1208,10 @@ export type ViewerAgentSessionsArgs = {
 export type ViewerApprovalsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
-  from?: InputMaybe<Scalars['DateTime']['input']>;
+  from?: InputMaybe<Scalars['String']['input']>;
   protocol?: InputMaybe<Scalars['String']['input']>;
   state?: InputMaybe<ApprovalState>;
-  to?: InputMaybe<Scalars['DateTime']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1219,9 +1219,9 @@ export type ViewerApprovalsArgs = {
 export type ViewerAuditLogArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
-  from?: InputMaybe<Scalars['DateTime']['input']>;
+  from?: InputMaybe<Scalars['String']['input']>;
   referenceId?: InputMaybe<Scalars['String']['input']>;
-  to?: InputMaybe<Scalars['DateTime']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
   type?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -1230,10 +1230,10 @@ export type ViewerAuditLogArgs = {
 export type ViewerExecutionsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
-  from?: InputMaybe<Scalars['DateTime']['input']>;
+  from?: InputMaybe<Scalars['String']['input']>;
   protocol?: InputMaybe<Scalars['String']['input']>;
   state?: InputMaybe<ExecutionState>;
-  to?: InputMaybe<Scalars['DateTime']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type Visibility =
@@ -1320,12 +1320,12 @@ export type DashboardFreshnessSubscriptionVariables = Exact<{ [key: string]: nev
 
 export type DashboardFreshnessSubscription = { freshnessChanged: { marketId: string, freshness: { asOf: string, stale: boolean, staleReason: string | null, sourceStatus: SourceStatus } } };
 
-export type DashboardExecutionsQueryVariables = Exact<{
-  limit?: InputMaybe<Scalars['Int']['input']>;
+export type DashboardViewerQueryVariables = Exact<{
+  first?: InputMaybe<Scalars['Int']['input']>;
 }>;
 
 
-export type DashboardExecutionsQuery = { executions: { data: { executions: Array<{ executionId: string, protocol: string, action: string, state: ExecutionState, updatedAt: string }> } } };
+export type DashboardViewerQuery = { viewer: { accountId: string, credential: CredentialKind, executions: { edges: Array<{ node: { executionId: string, protocol: string, action: string, state: ExecutionState, updatedAt: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } | null } | null };
 
 export type DashboardExecutionUpdatesSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
@@ -1521,12 +1521,20 @@ export const DashboardFreshnessDocument = new TypedDocumentString(`
   staleReason
   sourceStatus
 }`) as unknown as TypedDocumentString<DashboardFreshnessSubscription, DashboardFreshnessSubscriptionVariables>;
-export const DashboardExecutionsDocument = new TypedDocumentString(`
-    query DashboardExecutions($limit: Int) {
-  executions(limit: $limit) {
-    data {
-      executions {
-        ...DashboardExecution
+export const DashboardViewerDocument = new TypedDocumentString(`
+    query DashboardViewer($first: Int) {
+  viewer {
+    accountId
+    credential
+    executions(first: $first) {
+      edges {
+        node {
+          ...DashboardExecution
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
       }
     }
   }
@@ -1537,7 +1545,7 @@ export const DashboardExecutionsDocument = new TypedDocumentString(`
   action
   state
   updatedAt
-}`) as unknown as TypedDocumentString<DashboardExecutionsQuery, DashboardExecutionsQueryVariables>;
+}`) as unknown as TypedDocumentString<DashboardViewerQuery, DashboardViewerQueryVariables>;
 export const DashboardExecutionUpdatesDocument = new TypedDocumentString(`
     subscription DashboardExecutionUpdates {
   executionUpdated {
