@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newApiKey, sha256Hex } from '../src/auth/api-key-secret.js';
 import type { GatewayConfig } from '../src/config/gateway-config.js';
@@ -64,7 +65,7 @@ afterAll(async () => {
 
 type GraphResult = { status: number; data?: any; errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, any> }[] };
 
-describe.each(STORES)('viewer on the $name store', ({ run, config }) => {
+describe.each(STORES)('viewer on the $name store', ({ name, run, config }) => {
   let gw: TestGateway;
   let keys: Keys;
   let wallet: string;
@@ -234,6 +235,34 @@ describe.each(STORES)('viewer on the $name store', ({ run, config }) => {
     expect(supply.auditEntries.map((e: any) => [e.type, e.details.executionId, e.details.state])).toEqual([
       ['execution', executionIds['v-supply-0'], 'filled'],
     ]);
+  });
+
+  it.skipIf(!run || name !== 'Redis')('reads the audit entries of a whole page of executions in one walk of the chain (counted on Redis)', async () => {
+    const prefix = gw.app.services.config.redisKeyPrefix;
+    const monitor = createClient({ url: TEST_REDIS_URL });
+    await monitor.connect();
+    try {
+      const seen: string[] = [];
+      await monitor.monitor((line) => {
+        if (line.includes(`"${prefix}audit:`) && !line.includes(' lua]')) seen.push(line);
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      const reads = async (first: number) => {
+        const before = seen.length;
+        const r = await graph(`{ viewer { executions(first: ${first}) { edges { node { auditEntries { seq } } } } } }`, keys.readOnly);
+        expect(r.errors).toBeUndefined();
+        expect(r.data.viewer.executions.edges).toHaveLength(first);
+        expect(r.data.viewer.executions.edges.every((e: any) => e.node.auditEntries.length > 0)).toBe(true);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return seen.slice(before);
+      };
+      const two = await reads(2);
+      const seven = await reads(7);
+      expect(two.length).toBeGreaterThan(0);
+      expect(seven.length, seven.join('\n')).toBe(two.length);
+    } finally {
+      monitor.destroy();
+    }
   });
 
   it.skipIf(!run)('refuses bad cursors and filters with 400 codes in the error shape', async () => {
