@@ -38,6 +38,10 @@ const pageArgs = (arg: ArgBuilder<PothosSchemaTypes.ExtendDefaultTypes<GatewaySc
   to: arg.string({ description: TIME_BOUND('Created at or before') }),
 });
 
+const referenceArg = (arg: ArgBuilder<PothosSchemaTypes.ExtendDefaultTypes<GatewaySchemaTypes>>) => ({
+  referenceId: arg.string({ description: 'Only records whose referenceId starts with this.' }),
+});
+
 const ViewerRef = builder.objectRef<Viewer>('Viewer').implement({
   description: "The caller's account, as its API key or wallet session names it. Fields guarded by a scope are null (with an error) without it.",
   fields: (t) => ({
@@ -64,7 +68,7 @@ const ViewerRef = builder.objectRef<Viewer>('Viewer').implement({
       nullable: true,
       description: 'The executions, newest first (scope data:read, as GET /api/v1/execute/executions).',
       authScopes: { 'data:read': true },
-      args: { ...pageArgs(t.arg), state: t.arg({ type: ExecutionStateEnum, description: 'Only executions in this state.' }) },
+      args: { ...pageArgs(t.arg), ...referenceArg(t.arg), state: t.arg({ type: ExecutionStateEnum, description: 'Only executions in this state.' }) },
       resolve: (v, a, ctx) => viewerExecutions(ctx, v, a),
     }),
     approvals: t.field({
@@ -72,7 +76,7 @@ const ViewerRef = builder.objectRef<Viewer>('Viewer').implement({
       nullable: true,
       description: 'The approvals, newest first, in their state now (scope data:read, as GET /api/v1/execute/approvals).',
       authScopes: { 'data:read': true },
-      args: { ...pageArgs(t.arg), state: t.arg({ type: ApprovalStateEnum, description: 'Only approvals in this state now.' }) },
+      args: { ...pageArgs(t.arg), ...referenceArg(t.arg), state: t.arg({ type: ApprovalStateEnum, description: 'Only approvals in this state now.' }) },
       resolve: (v, a, ctx) => viewerApprovals(ctx, v, a),
     }),
     agentSessions: t.field({

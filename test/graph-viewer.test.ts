@@ -191,6 +191,8 @@ describe.each(STORES)('viewer on the $name store', ({ name, run, config }) => {
     const filled = await pageThrough('executions', 'state: filled, protocol: "paper-perps"', 4);
     expect(filled.nodes.map((n) => n.referenceId)).toEqual(['v-apr-1', 'v-perp-4', 'v-perp-3', 'v-perp-2', 'v-perp-1', 'v-perp-0']);
     expect((await pageThrough('executions', 'state: rejected', 5)).nodes).toEqual([]);
+    const byReference = await pageThrough('executions', 'referenceId: "v-perp-"', 3);
+    expect(byReference.nodes.map((n) => n.referenceId)).toEqual(['v-perp-4', 'v-perp-3', 'v-perp-2', 'v-perp-1', 'v-perp-0']);
     const rest = await (await call(gw, 'GET', '/api/v1/execute/executions?limit=100', keys.readOnly)).json();
     const at = (ref: string) => rest.data.executions.find((e: any) => e.referenceId === ref).createdAt;
     const window = await pageThrough('executions', `from: "${at('v-perp-1')}", to: "${at('v-perp-3')}"`, 2);

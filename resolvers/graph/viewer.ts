@@ -31,11 +31,18 @@ export async function viewerOf(ctx: GatewayContext): Promise<Viewer> {
 export interface RecordConnectionArgs extends ForwardArgs, TimeRangeArgs {
   state?: string | null;
   protocol?: string | null;
+  /** A referenceId prefix. */
+  referenceId?: string | null;
 }
 
 function recordFilter(ctx: GatewayContext, a: RecordConnectionArgs): RecordFilter {
   const protocol = protocolFilter(ctx, a.protocol);
-  return { ...(a.state ? { state: a.state } : {}), ...(protocol ? { protocol } : {}), ...timeRange(a) };
+  return {
+    ...(a.state ? { state: a.state } : {}),
+    ...(protocol ? { protocol } : {}),
+    ...(a.referenceId ? { referencePrefix: a.referenceId } : {}),
+    ...timeRange(a),
+  };
 }
 
 // Cursors are those of the REST lists (same list names and positions): a nextCursor continues here too.

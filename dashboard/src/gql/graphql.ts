@@ -1210,6 +1210,7 @@ export type ViewerApprovalsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   from?: InputMaybe<Scalars['String']['input']>;
   protocol?: InputMaybe<Scalars['String']['input']>;
+  referenceId?: InputMaybe<Scalars['String']['input']>;
   state?: InputMaybe<ApprovalState>;
   to?: InputMaybe<Scalars['String']['input']>;
 };
@@ -1232,6 +1233,7 @@ export type ViewerExecutionsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   from?: InputMaybe<Scalars['String']['input']>;
   protocol?: InputMaybe<Scalars['String']['input']>;
+  referenceId?: InputMaybe<Scalars['String']['input']>;
   state?: InputMaybe<ExecutionState>;
   to?: InputMaybe<Scalars['String']['input']>;
 };
