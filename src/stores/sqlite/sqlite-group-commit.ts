@@ -7,10 +7,10 @@ interface Batch {
   committed: Promise<void>;
   resolve(): void;
   reject(err: unknown): void;
-  /** Whether any statement of the batch changed a row (else its commit writes nothing). */
+  /** The connection's total_changes() when the batch began: a batch still at it changed no row. */
+  startChanges: number;
+  /** Known to have changed a row (else its commit writes nothing). */
   dirty: boolean;
-  /** Rolled back whole: its calls' writes are gone. */
-  failed: boolean;
   /** Run once the batch is durable (events that tell subscribers about its writes). */
   after: (() => void)[];
 }
@@ -76,7 +76,7 @@ export class SqliteGroupCommit implements WriteDurability {
 
   /** Runs `publish` once what has been written so far is committed (at once when nothing is pending). */
   afterCommit(publish: () => void): void {
-    if (this.batch?.dirty) this.batch.after.push(publish);
+    if (this.batch && this.isDirty(this.batch)) this.batch.after.push(publish);
     else publish();
   }
 
@@ -87,7 +87,6 @@ export class SqliteGroupCommit implements WriteDurability {
 
   private async call(run: () => unknown): Promise<unknown> {
     const batch = this.open();
-    const before = this.changes.get();
     const unit = this.units.getStore();
     if (unit && unit.batches.at(-1) !== batch) unit.batches.push(batch);
     let result: unknown;
@@ -95,20 +94,23 @@ export class SqliteGroupCommit implements WriteDurability {
       // The SQLite stores are synchronous behind their promises: the statements run here, in the batch.
       result = await run();
     } catch (err) {
-      this.settleCall(batch, before);
+      this.settleCall(batch);
       if (!unit) await this.durable([batch]);
       throw err;
     }
-    this.settleCall(batch, before);
+    this.settleCall(batch);
     if (!unit) await this.durable([batch]);
     return result;
   }
 
-  private settleCall(batch: Batch, before: number | undefined): void {
-    if (this.batch !== batch) return;
+  private settleCall(batch: Batch): void {
     // A failure SQLite answers by rolling back the whole transaction (disk full, I/O) ends the batch.
-    if (!this.db.inTransaction) return this.fail(batch, new Error('the embedded database rolled back a transaction'));
-    if (this.changes.get() !== before) batch.dirty = true;
+    if (this.batch === batch && !this.db.inTransaction) this.fail(batch, new Error('the embedded database rolled back a transaction'));
+  }
+
+  private isDirty(batch: Batch): boolean {
+    if (!batch.dirty && this.batch === batch) batch.dirty = this.changes.get() !== batch.startChanges;
+    return batch.dirty;
   }
 
   /**
@@ -116,8 +118,9 @@ export class SqliteGroupCommit implements WriteDurability {
    * are committed; rejects when one of them was rolled back instead.
    */
   private async durable(batches: readonly Batch[]): Promise<void> {
-    for (const b of batches) if (b.dirty || b.failed) await b.committed;
-    if (this.batch?.dirty) await this.batch.committed;
+    // Batches no longer open have settled: committed, or rolled back (a rejection).
+    for (const b of batches) if (b !== this.batch) await b.committed;
+    if (this.batch && this.isDirty(this.batch)) await this.batch.committed;
   }
 
   private open(): Batch {
@@ -128,7 +131,7 @@ export class SqliteGroupCommit implements WriteDurability {
     // A failed batch with no one waiting for it is not an unhandled rejection.
     committed.catch(() => undefined);
     this.db.exec('BEGIN IMMEDIATE');
-    const batch: Batch = { committed, resolve, reject, dirty: false, failed: false, after: [] };
+    const batch: Batch = { committed, resolve, reject, startChanges: this.changes.get()!, dirty: false, after: [] };
     this.batch = batch;
     setImmediate(() => {
       if (this.batch === batch) this.commit();
@@ -152,7 +155,6 @@ export class SqliteGroupCommit implements WriteDurability {
 
   private fail(batch: Batch, err: unknown): void {
     if (this.batch === batch) this.batch = undefined;
-    batch.failed = true;
     this.rollback();
     batch.reject(err);
   }
