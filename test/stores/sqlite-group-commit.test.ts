@@ -11,12 +11,12 @@ const closers: (() => void)[] = [];
 afterAll(() => closers.splice(0).forEach((c) => c()));
 
 /** The gateway's stores on a fresh database, a second connection that sees only what is committed, and a count of commits. */
-function setup() {
+function setup(reportError?: (err: unknown) => void) {
   const dir = mkdtempSync(join(tmpdir(), 'gw-group-'));
   const db = openSqliteDatabase(dir);
   const other = new Database(join(dir, DATABASE_FILE), { readonly: true });
   closers.push(() => (db.close(), other.close()));
-  const commits = new SqliteGroupCommit(db);
+  const commits = new SqliteGroupCommit(db, reportError);
   const stores = groupCommitted(commits, sqliteExecutionStores(db));
   const seen = { commits: 0 };
   // Counts the batches' COMMIT statements as they reach the real connection.
@@ -87,5 +87,20 @@ describe('SQLite group commit', () => {
     // Nothing pending: at once.
     commits.afterCommit(() => published.push(true));
     expect(published).toEqual([true, true]);
+  });
+
+  it('a publication that throws is reported and does not keep the next ones from running', async () => {
+    const reported: unknown[] = [];
+    const { stores, commits } = setup((err) => reported.push(err));
+    const published: string[] = [];
+    await commits.together(async () => {
+      await stores.idempotency.claim('k', 'fp', 60_000);
+      commits.afterCommit(() => {
+        throw new Error('subscriber broke');
+      });
+      commits.afterCommit(() => published.push('second'));
+    });
+    expect(published).toEqual(['second']);
+    expect(reported).toEqual([new Error('subscriber broke')]);
   });
 });

@@ -80,7 +80,7 @@ export function openEmbeddedStores(dataDir: string, logger: Logger, now: () => n
     throw err;
   }
   const opened = db;
-  const commits = new SqliteGroupCommit(opened);
+  const commits = new SqliteGroupCommit(opened, (err) => logger.error({ err }, 'an event after a commit could not be published'));
   const execution = groupCommitted(commits, sqliteExecutionStores(opened, now));
   const pruner = setInterval(() => {
     try {

@@ -36,7 +36,10 @@ export class SqliteGroupCommit implements WriteDurability {
   private readonly units = new AsyncLocalStorage<Unit>();
   private readonly changes;
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly reportError: (err: unknown) => void = () => undefined,
+  ) {
     this.changes = db.prepare<[], number>('SELECT total_changes()').pluck();
   }
 
@@ -150,7 +153,14 @@ export class SqliteGroupCommit implements WriteDurability {
       return;
     }
     batch.resolve();
-    for (const publish of batch.after) publish();
+    for (const publish of batch.after) {
+      try {
+        publish();
+      } catch (err) {
+        // Telling subscribers failed; the commit and its answers stand.
+        this.reportError(err);
+      }
+    }
   }
 
   private fail(batch: Batch, err: unknown): void {
