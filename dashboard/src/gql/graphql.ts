@@ -450,6 +450,85 @@ export type MarketFreshness = {
   sequence: Maybe<Scalars['Int']['output']>;
 };
 
+export type MarketGraph = {
+  edges: Array<MarketGraphEdge>;
+  nodes: Array<MarketGraphNode>;
+  returns: ReturnKind;
+  windowDays: Scalars['Int']['output'];
+};
+
+export type MarketGraphAsset = MarketGraphNode & {
+  id: Scalars['ID']['output'];
+  kind: MarketGraphNodeKind;
+  symbol: Scalars['String']['output'];
+};
+
+export type MarketGraphEdge = {
+  /** Correlation edges: Pearson's r of the two markets' daily returns, in [-1, 1], computed in float64 and rounded to 6 decimal places. */
+  correlation: Maybe<Scalars['Float']['output']>;
+  kind: MarketGraphEdgeKind;
+  /** Correlation edges: the days both markets have a return for. */
+  observations: Maybe<Scalars['Int']['output']>;
+  /** Node id the edge starts at. */
+  source: Scalars['ID']['output'];
+  /** Node id the edge ends at. */
+  target: Scalars['ID']['output'];
+};
+
+/** listed_on: market → venue and market → protocol; base_asset: market → the asset it prices; quoted_in: market → its quote asset; collateral_for: asset → protocol (a lending pool’s asset backs borrowing, a perpetual’s quote asset is its margin); correlation: market ↔ market, the correlation of their daily returns. */
+export type MarketGraphEdgeKind =
+  | 'base_asset'
+  | 'collateral_for'
+  | 'correlation'
+  | 'listed_on'
+  | 'quoted_in';
+
+/** Public envelope (the spec's market-graph kind): markets, assets, protocols and venues, and the edges between them. */
+export type MarketGraphEnvelope = {
+  data: MarketGraph;
+  freshness: Freshness;
+  generatedAt: Scalars['DateTime']['output'];
+  schemaVersion: Scalars['String']['output'];
+};
+
+export type MarketGraphMarket = MarketGraphNode & {
+  asset: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  kind: MarketGraphNodeKind;
+  /** The latest snapshot; null before the first. */
+  market: Maybe<Market>;
+  marketId: Scalars['String']['output'];
+  marketKind: MarketKind;
+  quote: Scalars['String']['output'];
+};
+
+/** A node of the market graph; `id` is `<kind>:<name>` (market:BTC-PERP, asset:USDC, protocol:paper-perps, venue:paper-perps). */
+export type MarketGraphNode = {
+  id: Scalars['ID']['output'];
+  kind: MarketGraphNodeKind;
+};
+
+export type MarketGraphNodeKind =
+  | 'asset'
+  | 'market'
+  | 'protocol'
+  | 'venue';
+
+export type MarketGraphProtocol = MarketGraphNode & {
+  id: Scalars['ID']['output'];
+  kind: MarketGraphNodeKind;
+  protocol: PublicProtocol;
+  protocolId: Scalars['String']['output'];
+};
+
+/** A market-data venue (source) listing markets. */
+export type MarketGraphVenue = MarketGraphNode & {
+  id: Scalars['ID']['output'];
+  kind: MarketGraphNodeKind;
+  sourceStatus: SourceStatus;
+  venueId: Scalars['String']['output'];
+};
+
 export type MarketHistory = {
   asset: Scalars['String']['output'];
   from: Maybe<Scalars['DateTime']['output']>;
@@ -850,6 +929,8 @@ export type Query = {
   lendingYield: LendingYieldEnvelope;
   /** GET /api/v1/public/markets/{asset} */
   market: MarketEnvelope;
+  /** The market graph (GraphQL only, no REST route). Correlation edges come from the stored daily candles of the last `windowDays` closed days; a pair sharing fewer than 3 daily returns, or with a constant series, has none. */
+  marketGraph: MarketGraphEnvelope;
   /** GET /api/v1/public/markets/{asset}/history */
   marketHistory: MarketHistoryEnvelope;
   /** GET /api/v1/public/markets */
@@ -943,6 +1024,12 @@ export type QueryMarketArgs = {
 };
 
 
+export type QueryMarketGraphArgs = {
+  returns?: InputMaybe<ReturnKind>;
+  windowDays?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
 export type QueryMarketHistoryArgs = {
   asset: Scalars['String']['input'];
   cursor?: InputMaybe<Scalars['String']['input']>;
@@ -1001,6 +1088,11 @@ export type Quote = {
   price: Maybe<Scalars['Decimal']['output']>;
   side: Maybe<OrderSide>;
 };
+
+/** log: ln(close / previous close); simple: close / previous close − 1. */
+export type ReturnKind =
+  | 'log'
+  | 'simple';
 
 export type RevokedApiKey = {
   keyId: Scalars['String']['output'];
