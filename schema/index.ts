@@ -23,6 +23,7 @@ import './operator-controls.js';
 import './execution-subscriptions.js';
 import './market-graph.js';
 import './market-graph-envelope.js';
+import './protocol-actions.js';
 import './record-links.js';
 import './market-funding.js';
 

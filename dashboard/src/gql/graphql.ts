@@ -884,9 +884,15 @@ export type ProtocolsEnvelope = {
 
 export type PublicAction = {
   availability: Availability;
+  /** Whether the caller could execute this action now: false without a key or wallet session, and while a standing check blocks it (execution disabled, certification, kill switch, circuit breaker, venue down, missing execute:live scope or agent session), as in capabilities. */
+  availableNow: Scalars['Boolean']['output'];
   certification: Certification;
   id: Scalars['String']['output'];
   name: Scalars['String']['output'];
+  /** When not available now: the code an execution would meet first (e.g. VENUE_UNHEALTHY, POLICY_DENIED, authentication_required). */
+  unavailableCode: Maybe<Scalars['String']['output']>;
+  /** When not available now: why, in words. */
+  unavailableReason: Maybe<Scalars['String']['output']>;
   visibility: Visibility;
 };
 
