@@ -387,16 +387,22 @@ export type Market = {
   id: Scalars['String']['output'];
   kind: MarketKind;
   low24h: Scalars['Decimal']['output'];
+  /** On the state marketUpdated sends on subscribe with lastSequence: whether events came after it (then refetch); null otherwise. */
+  missedEvents: Maybe<Scalars['Boolean']['output']>;
   nextFundingAt: Maybe<Scalars['DateTime']['output']>;
   /** Open interest notional in quote units (perpetuals). */
   openInterest: Maybe<Scalars['Decimal']['output']>;
   /** The cached order book, best first; null when the market has none or its source is down. */
   orderBook: Maybe<OrderBook>;
   price: Scalars['Decimal']['output'];
+  /** On marketUpdated events: when the event was produced. */
+  producedAt: Maybe<Scalars['DateTime']['output']>;
   protocol: Scalars['String']['output'];
   /** The public protocol listing this market (`protocol` is its id). */
   protocolDetails: Maybe<PublicProtocol>;
   quote: Scalars['String']['output'];
+  /** On marketUpdated: this market's snapshot event number, one more per event (the newest known on the state sent on subscribe); null in queries. */
+  sequence: Maybe<Scalars['Int']['output']>;
   /** Whether the trading session is open (equities). */
   sessionOpen: Maybe<Scalars['Boolean']['output']>;
   /** Supply APY in percent (lending). */
@@ -696,7 +702,13 @@ export type OrderBookEnvelope = {
   data: OrderBook;
   freshness: Freshness;
   generatedAt: Scalars['DateTime']['output'];
+  /** On the book orderBookUpdated sends on subscribe with lastSequence: whether events came after it (then refetch); null otherwise. */
+  missedEvents: Maybe<Scalars['Boolean']['output']>;
+  /** On orderBookUpdated events: when the event was produced. */
+  producedAt: Maybe<Scalars['DateTime']['output']>;
   schemaVersion: Scalars['String']['output'];
+  /** On orderBookUpdated: this market's order-book event number, one more per event (the newest known on the state sent on subscribe); null in queries. */
+  sequence: Maybe<Scalars['Int']['output']>;
 };
 
 export type OrderBookLevel = {
@@ -1176,9 +1188,9 @@ export type Subscription = {
   executionUpdated: Execution;
   /** Current freshness of the matching markets on subscribe, then every change of stale, staleReason or sourceStatus, plus a heartbeat (FRESHNESS_HEARTBEAT_MS). */
   freshnessChanged: MarketFreshness;
-  /** Every new snapshot of the matching markets. */
+  /** Every new snapshot of the matching markets, with its per-market sequence number and producedAt. With lastSequence, the current snapshots first, each saying whether events were missed. */
   marketUpdated: Market;
-  /** Every new order-book snapshot of one market. */
+  /** Every new order-book snapshot of one market, with its sequence number and producedAt. With lastSequence, the current book first, saying whether events were missed. */
   orderBookUpdated: OrderBookEnvelope;
 };
 
@@ -1201,11 +1213,13 @@ export type SubscriptionFreshnessChangedArgs = {
 
 export type SubscriptionMarketUpdatedArgs = {
   asset?: InputMaybe<Scalars['String']['input']>;
+  lastSequence?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
 export type SubscriptionOrderBookUpdatedArgs = {
   asset: Scalars['String']['input'];
+  lastSequence?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type TokenAmount = {
