@@ -75,7 +75,13 @@ export type Approval = {
   expiresAt: Scalars['DateTime']['output'];
   instruction: Scalars['JSONObject']['output'];
   instructionHash: Scalars['String']['output'];
+  /** On the state sent on subscribe with lastSequence: whether the record changed after it (then refetch); null otherwise. */
+  missedEvents: Maybe<Scalars['Boolean']['output']>;
+  /** When its latest change was produced. */
+  producedAt: Scalars['DateTime']['output'];
   rejectRequest: SigningRequest;
+  /** This approval's update number, the same for every subscriber and replica: 1 when requested, 2 once decided, 3 once consumed (a change without an event). */
+  sequence: Scalars['Int']['output'];
   /** pending, approved, rejected, expired or consumed. */
   state: ApprovalState;
   wallet: Scalars['String']['output'];
@@ -215,13 +221,19 @@ export type Execution = {
   fill: Maybe<Fill>;
   history: Array<ExecutionStateChange>;
   instructionHash: Scalars['String']['output'];
+  /** On the state sent on subscribe with lastSequence: whether the record changed after it (then refetch); null otherwise. */
+  missedEvents: Maybe<Scalars['Boolean']['output']>;
   /** What the client should do next: set while the outcome is `unknown` (reconcile by referenceId), null otherwise. */
   nextAction: Maybe<Scalars['String']['output']>;
   principalKind: Scalars['String']['output'];
+  /** When its latest change was produced. */
+  producedAt: Scalars['DateTime']['output'];
   protocol: Scalars['String']['output'];
   reason: Maybe<Scalars['String']['output']>;
   referenceId: Scalars['String']['output'];
   replayed: Scalars['Boolean']['output'];
+  /** This execution's update number, the same for every subscriber and replica: its count of state changes (its first event is 2, after accepted). */
+  sequence: Scalars['Int']['output'];
   state: ExecutionState;
   updatedAt: Scalars['DateTime']['output'];
 };
@@ -1197,11 +1209,13 @@ export type Subscription = {
 
 export type SubscriptionApprovalUpdatedArgs = {
   approvalId?: InputMaybe<Scalars['String']['input']>;
+  lastSequence?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
 export type SubscriptionExecutionUpdatedArgs = {
   executionId?: InputMaybe<Scalars['String']['input']>;
+  lastSequence?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
