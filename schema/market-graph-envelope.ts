@@ -109,6 +109,9 @@ builder.queryFields((t) => ({
     args: {
       windowDays: t.arg.int({ description: `Closed days of daily candles, ${WINDOW_DAYS.min} to ${WINDOW_DAYS.max} (default ${WINDOW_DAYS.default}).` }),
       returns: t.arg({ type: ReturnKindEnum, description: 'How a daily return is measured (default log).' }),
+      minAbsCorrelation: t.arg.float({
+        description: 'Only correlation edges with |r| at least this, 0 to 1 (default 0: every pair; a catalogue of n markets has n(n-1)/2).',
+      }),
     },
     resolve: (_root, args, ctx) => marketGraphEnvelope(ctx, args),
   }),

@@ -102,6 +102,19 @@ describe('marketGraph', () => {
     }
   });
 
+  it('keeps only the correlations at least as strong as asked', async () => {
+    const all = (await graph(GRAPH, { windowDays: 20 })).data.marketGraph.data.edges.filter((e: any) => e.kind === 'correlation');
+    const query = GRAPH.replace('$returns: ReturnKind)', '$returns: ReturnKind, $min: Float)').replace(
+      'returns: $returns)',
+      'returns: $returns, minAbsCorrelation: $min)',
+    );
+    const strong = (await graph(query, { windowDays: 20, min: 0.3 })).data.marketGraph.data.edges.filter((e: any) => e.kind === 'correlation');
+    expect(strong).toEqual(all.filter((e: any) => Math.abs(e.correlation) >= 0.3));
+    expect(strong.length).toBeLessThan(all.length);
+    const { errors } = await graph(query, { min: 1.5 });
+    expect(errors?.[0]).toMatchObject({ extensions: { code: 'invalid_market_graph_query' } });
+  });
+
   it('refuses a window outside its bounds with a clear 400 code', async () => {
     for (const windowDays of [2, 366, -1]) {
       const { errors } = await graph(GRAPH, { windowDays });

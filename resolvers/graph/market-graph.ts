@@ -82,9 +82,11 @@ async function returnsByMarket(ctx: GatewayContext, markets: readonly MarketDefi
 /** The spec's market-graph envelope: markets, assets, protocols and venues, and the edges between them. */
 export async function marketGraphEnvelope(
   ctx: GatewayContext,
-  args: { windowDays?: number | null; returns?: ReturnKind | null },
+  args: { windowDays?: number | null; returns?: ReturnKind | null; minAbsCorrelation?: number | null },
 ): Promise<PublicEnvelope<MarketGraph>> {
   const windowDays = parseWindow(args.windowDays);
+  const minAbs = args.minAbsCorrelation ?? 0;
+  if (!(minAbs >= 0 && minAbs <= 1)) throw invalidParameter('invalid_market_graph_query', 'minAbsCorrelation', `'minAbsCorrelation' must be from 0 to 1`);
   const returns = args.returns ?? 'log';
   const { reader, clock } = ctx.services;
   const now = clock.now();
@@ -132,13 +134,9 @@ export async function marketGraphEnvelope(
     for (let j = i + 1; j < markets.length; j++) {
       const r = returnCorrelation(series[i]!, series[j]!);
       if (!r) continue;
-      edges.push({
-        kind: 'correlation',
-        source: marketNode(markets[i]!.id),
-        target: marketNode(markets[j]!.id),
-        correlation: Math.round(r.correlation * scale) / scale,
-        observations: r.observations,
-      });
+      const correlation = Math.round(r.correlation * scale) / scale;
+      if (Math.abs(correlation) < minAbs) continue;
+      edges.push({ kind: 'correlation', source: marketNode(markets[i]!.id), target: marketNode(markets[j]!.id), correlation, observations: r.observations });
     }
   }
 

@@ -1055,6 +1055,7 @@ export type QueryMarketArgs = {
 
 
 export type QueryMarketGraphArgs = {
+  minAbsCorrelation?: InputMaybe<Scalars['Float']['input']>;
   returns?: InputMaybe<ReturnKind>;
   windowDays?: InputMaybe<Scalars['Int']['input']>;
 };
