@@ -22,6 +22,8 @@ import './audit-log.js';
 import './operator-controls.js';
 import './execution-subscriptions.js';
 import './market-graph.js';
+import './market-graph-envelope.js';
+import './protocol-actions.js';
 import './record-links.js';
 import './market-funding.js';
 import './viewer.js';

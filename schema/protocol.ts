@@ -16,7 +16,7 @@ const CertificationRef = builder.objectRef<PublicProtocol['certification']>('Cer
   }),
 });
 
-const PublicActionRef = builder.objectRef<PublicAction>('PublicAction').implement({
+export const PublicActionRef = builder.objectRef<PublicAction>('PublicAction').implement({
   fields: (t) => ({
     id: t.exposeString('id'),
     name: t.exposeString('name'),

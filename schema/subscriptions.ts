@@ -1,6 +1,8 @@
+import type { EventSequence } from '../src/events/gateway-events.js';
+import { GRAPH_ONLY } from '../src/http/rest-schema.js';
 import type { MarketFreshness } from '../src/market-data/market-view.js';
-import { followMarkets, freshnessUpdates, marketsFollowed } from '../resolvers/public/live-updates.js';
-import { PUBLIC_SCHEMA_VERSION } from '../resolvers/public/envelope.js';
+import { freshnessUpdates, marketUpdates, orderBookUpdates } from '../resolvers/public/live-updates.js';
+import { PUBLIC_SCHEMA_VERSION, type PublicEnvelope } from '../resolvers/public/envelope.js';
 import { builder } from './builder.js';
 import { FreshnessRef } from './freshness.js';
 import { MarketRef } from './market.js';
@@ -29,6 +31,55 @@ const MarketFreshnessRef = builder.objectRef<MarketFreshness>('MarketFreshness')
   }),
 });
 
+type OrderBookEvent = PublicEnvelope<unknown> & EventSequence;
+
+// Graph-only event fields of the types marketUpdated and orderBookUpdated deliver (null in queries).
+builder.objectFields(MarketRef, (t) => ({
+  sequence: t.int({
+    nullable: true,
+    extensions: GRAPH_ONLY,
+    description:
+      "On marketUpdated: this market's snapshot event number, one more per event (the newest known on the state sent on subscribe); null in queries.",
+    resolve: (m) => (m as EventSequence).sequence ?? null,
+  }),
+  producedAt: t.field({
+    type: 'DateTime',
+    nullable: true,
+    extensions: GRAPH_ONLY,
+    description: 'On marketUpdated events: when the event was produced.',
+    resolve: (m) => (m as EventSequence).producedAt ?? null,
+  }),
+  missedEvents: t.boolean({
+    nullable: true,
+    extensions: GRAPH_ONLY,
+    description: 'On the state marketUpdated sends on subscribe with lastSequence: whether events came after it (then refetch); null otherwise.',
+    resolve: (m) => (m as EventSequence).missedEvents ?? null,
+  }),
+}));
+
+builder.objectFields(OrderBookEnvelope, (t) => ({
+  sequence: t.int({
+    nullable: true,
+    extensions: GRAPH_ONLY,
+    description:
+      "On orderBookUpdated: this market's order-book event number, one more per event (the newest known on the state sent on subscribe); null in queries.",
+    resolve: (e) => (e as OrderBookEvent).sequence ?? null,
+  }),
+  producedAt: t.field({
+    type: 'DateTime',
+    nullable: true,
+    extensions: GRAPH_ONLY,
+    description: 'On orderBookUpdated events: when the event was produced.',
+    resolve: (e) => (e as OrderBookEvent).producedAt ?? null,
+  }),
+  missedEvents: t.boolean({
+    nullable: true,
+    extensions: GRAPH_ONLY,
+    description: 'On the book orderBookUpdated sends on subscribe with lastSequence: whether events came after it (then refetch); null otherwise.',
+    resolve: (e) => (e as OrderBookEvent).missedEvents ?? null,
+  }),
+}));
+
 builder.subscriptionType({
   fields: (t) => ({
     freshnessChanged: t.field({
@@ -44,17 +95,33 @@ builder.subscriptionType({
     }),
     marketUpdated: t.field({
       type: MarketRef,
-      description: 'Every new snapshot of the matching markets.',
-      args: { asset: t.arg.string({ description: 'A market id or symbol; all markets when omitted.' }) },
-      subscribe: (_root, args, ctx) => followMarkets(ctx, 'market:updated', marketsFollowed(ctx, args.asset), (m) => m.id),
+      description:
+        'Every new snapshot of the matching markets, with its per-market sequence number and producedAt. With lastSequence, the current snapshots first, each saying whether events were missed.',
+      args: {
+        asset: t.arg.string({ description: 'A market id or symbol; all markets when omitted.' }),
+        lastSequence: t.arg.int({ description: 'On reconnecting: the last sequence seen; the current state comes first and says whether any were missed.' }),
+      },
+      subscribe: (_root, args, ctx) => marketUpdates(ctx, args.asset, args.lastSequence),
       resolve: (payload) => payload,
     }),
     orderBookUpdated: t.field({
       type: OrderBookEnvelope,
-      description: 'Every new order-book snapshot of one market.',
-      args: { asset: t.arg.string({ required: true }) },
-      subscribe: (_root, args, ctx) => followMarkets(ctx, 'orderbook:updated', marketsFollowed(ctx, args.asset), (b) => b.marketId),
-      resolve: ({ freshness, ...data }) => ({ schemaVersion: PUBLIC_SCHEMA_VERSION, generatedAt: Date.parse(freshness.asOf), freshness, data }),
+      description:
+        'Every new order-book snapshot of one market, with its sequence number and producedAt. With lastSequence, the current book first, saying whether events were missed.',
+      args: {
+        asset: t.arg.string({ required: true }),
+        lastSequence: t.arg.int({ description: 'On reconnecting: the last sequence seen; the current book comes first and says whether any were missed.' }),
+      },
+      subscribe: (_root, args, ctx) => orderBookUpdates(ctx, args.asset, args.lastSequence),
+      resolve: ({ freshness, sequence, producedAt, missedEvents, ...data }): OrderBookEvent => ({
+        schemaVersion: PUBLIC_SCHEMA_VERSION,
+        generatedAt: Date.parse(freshness.asOf),
+        freshness,
+        data,
+        sequence,
+        producedAt,
+        missedEvents,
+      }),
     }),
   }),
 });

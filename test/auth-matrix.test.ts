@@ -116,9 +116,11 @@ describe('GraphQL parity over HTTP', () => {
         .map((r) => r.field.split('.')[1])
         .sort();
     const names = (t: { fields: { name: string }[] }) => t.fields.map((f) => f.name).sort();
-    // Graph-only root fields (no route; GRAPH_ONLY keeps them out of Sofa) carry their own scope guards.
-    const graphOnly = ['viewer'];
+    // Graph-only root fields (no route; GRAPH_ONLY keeps them out of Sofa), listed one by one.
+    const graphOnly = ['marketGraph', 'viewer'];
     expect(names(body.data.__schema.queryType)).toEqual([...registered('Query'), ...graphOnly].sort());
+    const graph = await gql('{ marketGraph(windowDays: 3) { data { windowDays } } }');
+    expect(graph.errors).toBeUndefined();
     expect(names(body.data.__schema.mutationType)).toEqual(registered('Mutation'));
     expect(names(body.data.__schema.subscriptionType)).toEqual([
       'approvalUpdated',

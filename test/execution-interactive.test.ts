@@ -207,8 +207,8 @@ describe('approvalUpdated and executionUpdated over graphql-ws', () => {
         );
       });
     try {
-      const approvals = collect('subscription { approvalUpdated { approvalId state } }', 2);
-      const executions = collect('subscription { executionUpdated { referenceId state } }', 2);
+      const approvals = collect('subscription { approvalUpdated { approvalId state sequence producedAt missedEvents } }', 2);
+      const executions = collect('subscription { executionUpdated { executionId referenceId state sequence producedAt } }', 2);
       await new Promise((r) => setTimeout(r, 100));
       const order = perpOrder('int-subscribed');
       await approved(order);
@@ -218,6 +218,26 @@ describe('approvalUpdated and executionUpdated over graphql-ws', () => {
         ['int-subscribed', 'submitted'],
         ['int-subscribed', 'filled'],
       ]);
+      // Per-record sequence numbers (accepted is not published) and when each change was produced.
+      expect((await approvals).map((e) => [e.approvalUpdated.sequence, e.approvalUpdated.missedEvents])).toEqual([
+        [1, null],
+        [2, null],
+      ]);
+      const [submitted, filled] = (await executions).map((e) => e.executionUpdated);
+      expect([submitted.sequence, filled.sequence]).toEqual([2, 3]);
+      expect(Date.parse(filled.producedAt)).toBeGreaterThanOrEqual(Date.parse(submitted.producedAt));
+      // Reconnecting with the last sequence seen: the current state first, saying whether changes were missed.
+      const since = (last: number) =>
+        collect(`subscription { executionUpdated(executionId: "${filled.executionId}", lastSequence: ${last}) { state sequence missedEvents } }`, 1);
+      expect((await since(3))[0].executionUpdated).toEqual({ state: 'filled', sequence: 3, missedEvents: false });
+      expect((await since(2))[0].executionUpdated).toEqual({ state: 'filled', sequence: 3, missedEvents: true });
+      const approvalId = (await approvals)[0].approvalUpdated.approvalId;
+      const approvalSince = (last: number) =>
+        collect(`subscription { approvalUpdated(approvalId: "${approvalId}", lastSequence: ${last}) { state sequence missedEvents } }`, 1);
+      // Consumed by the execution since its last event: a change without an event, so a reconnecting client refetches.
+      expect((await approvalSince(2))[0].approvalUpdated).toEqual({ state: 'consumed', sequence: 3, missedEvents: true });
+      expect((await approvalSince(3))[0].approvalUpdated).toEqual({ state: 'consumed', sequence: 3, missedEvents: false });
+      await expect(collect('subscription { executionUpdated(lastSequence: 1) { state } }', 1)).rejects.toThrow(/lastSequence' needs 'executionId'/);
     } finally {
       await client.dispose();
     }

@@ -28,21 +28,21 @@ async function post(gw: TestGateway, query: string) {
 }
 
 /** Commands this gateway's keys saw while the dashboard query ran (script-internal calls excluded). */
-async function commandsForDashboard(markets: number) {
+async function commandsFor(markets: number, query = DASHBOARD) {
   const prefix = uniquePrefix(`graph${markets}`);
   prefixes.push(prefix);
   const gw = await startGateway({ mode: 'redis', redisUrl: TEST_REDIS_URL, redisKeyPrefix: prefix, simulatedMarkets: markets });
   const monitor = createClient({ url: TEST_REDIS_URL });
   await monitor.connect();
   try {
-    await post(gw, DASHBOARD); // warm the process-local snapshot copies as a running replica has them
+    await post(gw, query); // warm the process-local snapshot copies as a running replica has them
     const seen: string[] = [];
     await monitor.monitor((line) => {
       if (line.includes(prefix) && !line.includes(' lua]')) seen.push(line);
     });
     await new Promise((r) => setTimeout(r, 100));
     const before = seen.length;
-    const body = await post(gw, DASHBOARD);
+    const body = await post(gw, query);
     await new Promise((r) => setTimeout(r, 200));
     return { body, commands: seen.slice(before) };
   } finally {
@@ -53,8 +53,8 @@ async function commandsForDashboard(markets: number) {
 
 describe.skipIf(!available)('the dashboard query on Redis', () => {
   it('answers books, candles and freshness for every market in a constant number of round trips', async () => {
-    const small = await commandsForDashboard(10);
-    const large = await commandsForDashboard(40);
+    const small = await commandsFor(10);
+    const large = await commandsFor(40);
     expect(small.body.errors).toBeUndefined();
     expect(large.body.errors).toBeUndefined();
     expect(small.body.data.markets.data).toHaveLength(10);
@@ -68,6 +68,20 @@ describe.skipIf(!available)('the dashboard query on Redis', () => {
     console.log(
       `dashboard query: ${small.commands.length} Redis commands for 10 markets, ${large.commands.length} for 40:\n${large.commands.map((c) => c.slice(0, 90)).join('\n')}`,
     );
+    expect(large.commands.length).toBe(small.commands.length);
+    expect(small.commands.length).toBeLessThanOrEqual(4);
+  }, 60_000);
+
+  it('answers the market graph, with correlations from the daily candles of every market, in a constant number of round trips', async () => {
+    const query = '{ marketGraph(windowDays: 30) { data { nodes { id } edges { kind source target correlation observations } } } }';
+    const small = await commandsFor(10, query);
+    const large = await commandsFor(40, query);
+    expect(small.body.errors).toBeUndefined();
+    expect(large.body.errors).toBeUndefined();
+    const correlations = (body: any) => body.data.marketGraph.data.edges.filter((e: any) => e.kind === 'correlation');
+    expect(correlations(small.body)).toHaveLength((10 * 9) / 2);
+    expect(correlations(large.body).length).toBeGreaterThan(10 * 9);
+    console.log(`market graph: ${small.commands.length} Redis commands for 10 markets, ${large.commands.length} for 40`);
     expect(large.commands.length).toBe(small.commands.length);
     expect(small.commands.length).toBeLessThanOrEqual(4);
   }, 60_000);

@@ -129,6 +129,43 @@ describe('graphql-ws subscriptions', () => {
     expect(book[0].orderBookUpdated.data.bids).toHaveLength(100);
   });
 
+  it('marketUpdated and orderBookUpdated events carry a per-market sequence and producedAt, the same for every subscriber', async () => {
+    const market = 'subscription { marketUpdated(asset: "BTC") { id price sequence producedAt missedEvents } }';
+    const book = 'subscription { orderBookUpdated(asset: "BTC") { sequence producedAt missedEvents data { bids { price } } } }';
+    const [m1, m2, b1] = await ingestUntil<[any[], any[], any[]]>(take<any>(market, 3), take<any>(market, 3), take<any>(book, 3));
+    for (const events of [m1.map((e) => e.marketUpdated), m2.map((e) => e.marketUpdated), b1.map((e) => e.orderBookUpdated)]) {
+      const sequences = events.map((e: any) => e.sequence);
+      expect(sequences).toEqual([sequences[0], sequences[0] + 1, sequences[0] + 2]);
+      for (const e of events) {
+        expect(e.missedEvents).toBeNull();
+        expect(Date.parse(e.producedAt)).toBeLessThanOrEqual(gw.clock.now());
+      }
+    }
+    // An event is numbered once, by its producer: two subscribers that saw it saw the same number and payload.
+    const bySequence = new Map(m2.map((e) => [e.marketUpdated.sequence, e.marketUpdated]));
+    const common = m1.map((e) => e.marketUpdated).filter((e: any) => bySequence.has(e.sequence));
+    expect(common.length).toBeGreaterThan(0);
+    for (const e of common) expect(bySequence.get(e.sequence)).toEqual(e);
+  });
+
+  it.each([
+    ['marketUpdated', (last: number) => `subscription { marketUpdated(asset: "SOL", lastSequence: ${last}) { id sequence missedEvents } }`],
+    [
+      'orderBookUpdated',
+      (last: number) => `subscription { orderBookUpdated(asset: "SOL", lastSequence: ${last}) { data { marketId } sequence missedEvents } }`,
+    ],
+  ] as const)('%s: a client reconnecting with the last sequence it saw is told whether it missed events', async (field, q) => {
+    // With lastSequence the current state comes first; one ingest round after it gives the next event.
+    const [, next] = await take<any>(q(0), 2, () => gw.app.services.ingest.pollAll());
+    const seen = next[field].sequence as number;
+    expect(seen).toBeGreaterThan(0);
+    const [upToDate] = await take<any>(q(seen), 1);
+    expect(upToDate[field]).toMatchObject({ sequence: seen, missedEvents: false });
+    await gw.app.services.ingest.pollAll(); // while disconnected
+    const [behind] = await take<any>(q(seen), 1);
+    expect(behind[field]).toMatchObject({ sequence: seen + 1, missedEvents: true });
+  });
+
   it('one event executed once per document and variables is shared, yet every subscriber gets its own selection', async () => {
     // Four subscribers, one event round: two share a document (one execution), the others differ in
     // variables or selection (fragment included), and none may receive another's result.

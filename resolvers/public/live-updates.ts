@@ -4,7 +4,8 @@ import type { MarketFreshness } from '../../src/market-data/market-view.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { notFound } from '../../src/errors/error-factories.js';
 import { marketEventRouter } from '../../src/events/market-event-router.js';
-import { freshnessSequences } from './freshness-sequences.js';
+import { orderBookView } from '../../src/market-data/order-book-view.js';
+import { stampSequences, topicSequences } from './topic-sequences.js';
 
 /** The markets a subscription follows: one, or all when no asset is given. */
 export function marketsFollowed(ctx: GatewayContext, asset: string | null | undefined): MarketDefinition[] {
@@ -89,17 +90,52 @@ export function followMarkets<K extends 'market:updated' | 'orderbook:updated' |
 export function freshnessUpdates(ctx: GatewayContext, asset: string | null | undefined, lastSequence?: number | null): AsyncIterableIterator<MarketFreshness> {
   const markets = marketsFollowed(ctx, asset);
   const now = ctx.services.clock.now();
-  const sequences = freshnessSequences(ctx);
+  const sequences = topicSequences(ctx, 'freshness:changed');
   return followMarkets(
     ctx,
     'freshness:changed',
     markets,
     (f) => f.marketId,
-    async () =>
-      (await ctx.services.reader.freshnessOf(markets, now)).map((f) => {
-        const sequence = sequences.get(f.marketId);
-        const missedEvents = lastSequence == null ? undefined : sequence === undefined || sequence > lastSequence;
-        return { ...f, sequence, missedEvents };
-      }),
+    async () => stampSequences(await ctx.services.reader.freshnessOf(markets, now), (f) => f.marketId, sequences, lastSequence),
   );
+}
+
+/**
+ * New snapshots of the followed markets. With `lastSequence` (a client reconnecting), the current
+ * snapshots come first, each with its market's newest sequence number and whether events came after it.
+ */
+export function marketUpdates(ctx: GatewayContext, asset: string | null | undefined, lastSequence?: number | null) {
+  const markets = marketsFollowed(ctx, asset);
+  // Followed from any subscription on, so a client that reconnects later finds its sequence known.
+  const sequences = topicSequences(ctx, 'market:updated');
+  if (lastSequence == null) return followMarkets(ctx, 'market:updated', markets, (m) => m.id);
+  return followMarkets(
+    ctx,
+    'market:updated',
+    markets,
+    (m) => m.id,
+    async () => stampSequences((await ctx.services.reader.views(markets, ctx.services.clock.now())).views, (m) => m.id, sequences, lastSequence),
+  );
+}
+
+/**
+ * New order books of one market. With `lastSequence`, its current book comes first (when it has
+ * one and its source is up), with the newest sequence number and whether events came after it.
+ */
+export function orderBookUpdates(ctx: GatewayContext, asset: string, lastSequence?: number | null) {
+  const markets = marketsFollowed(ctx, asset);
+  const sequences = topicSequences(ctx, 'orderbook:updated');
+  if (lastSequence == null) return followMarkets(ctx, 'orderbook:updated', markets, (b) => b.marketId);
+  const { reader, clock } = ctx.services;
+  const current = async () => {
+    const books = await Promise.all(
+      markets.map(async (m) => {
+        const status = await reader.sourceStatus(m.sourceId);
+        const book = m.hasOrderBook && status !== 'down' ? await reader.orderBook(m.id) : undefined;
+        return book ? [orderBookView(m, book, status, clock.now())] : [];
+      }),
+    );
+    return stampSequences(books.flat(), (b) => b.marketId, sequences, lastSequence);
+  };
+  return followMarkets(ctx, 'orderbook:updated', markets, (b) => b.marketId, current);
 }

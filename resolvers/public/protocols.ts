@@ -34,6 +34,25 @@ function actionAvailability(a: ActionDefinition, protocol: Availability): Availa
   return a.certification === 'certified' ? protocol : 'restricted';
 }
 
+/** The protocol each public action view belongs to (graph fields ask; the REST payload stays as it is). */
+const protocolOfView = new WeakMap<PublicAction, ProtocolDefinition>();
+
+export function actionProtocol(a: PublicAction): ProtocolDefinition | undefined {
+  return protocolOfView.get(a);
+}
+
+function publicAction(p: ProtocolDefinition, a: ActionDefinition, availability: Availability): PublicAction {
+  const view: PublicAction = {
+    id: a.id,
+    name: a.name,
+    visibility: 'public',
+    availability: actionAvailability(a, availability),
+    certification: { state: a.certification, certifiedAt: a.certifiedAt },
+  };
+  protocolOfView.set(view, p);
+  return view;
+}
+
 function publicView(ctx: GatewayContext, p: ProtocolDefinition, health: SourceHealth | undefined): PublicProtocol {
   const sourceStatus = health?.status ?? 'unknown';
   const availability = byStatus[sourceStatus];
@@ -46,13 +65,7 @@ function publicView(ctx: GatewayContext, p: ProtocolDefinition, health: SourceHe
     sourceStatus,
     certification: { state: p.certification, certifiedAt: p.certifiedAt },
     markets: ctx.services.reader.directory.ofProtocol(p.id).map((m) => m.id),
-    actions: p.actions.map((a) => ({
-      id: a.id,
-      name: a.name,
-      visibility: 'public',
-      availability: actionAvailability(a, availability),
-      certification: { state: a.certification, certifiedAt: a.certifiedAt },
-    })),
+    actions: p.actions.map((a) => publicAction(p, a, availability)),
   };
 }
 

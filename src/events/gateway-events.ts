@@ -4,10 +4,21 @@ import type { MarketFreshness, MarketView } from '../market-data/market-view.js'
 import type { OrderBookView } from '../market-data/order-book-view.js';
 import type { Approval, Execution } from '../execution/execution-types.js';
 
+/**
+ * What a market event carries besides its payload: its number in its topic for its market (1, 2, …,
+ * the same for every subscriber, set by the publisher) and when it was produced; on the state sent
+ * on subscribe with a last sequence, whether events came after it.
+ */
+export interface EventSequence {
+  sequence?: number;
+  producedAt?: number;
+  missedEvents?: boolean;
+}
+
 /** Every event the gateway publishes; payloads are complete when published. */
 export type GatewayEventMap = {
-  'market:updated': [MarketView];
-  'orderbook:updated': [OrderBookView];
+  'market:updated': [MarketView & EventSequence];
+  'orderbook:updated': [OrderBookView & EventSequence];
   'freshness:changed': [MarketFreshness];
   'approval:updated': [Approval];
   'execution:updated': [Execution];

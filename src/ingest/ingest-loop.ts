@@ -26,6 +26,13 @@ export interface IngestDeps {
 }
 
 const FRESHNESS_CHECK_MS = 1_000;
+
+/** The next sequence number of a market in one topic (1 for its first event). */
+function next(sequences: Map<string, number>, marketId: string): number {
+  const sequence = (sequences.get(marketId) ?? 0) + 1;
+  sequences.set(marketId, sequence);
+  return sequence;
+}
 const DEFAULT_HEARTBEAT_MS = 30_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
 
@@ -38,6 +45,8 @@ export class IngestLoop {
   private readonly timers: NodeJS.Timeout[] = [];
   /** Last freshness state published per market, so only changes are published. */
   private readonly published = new Map<string, { key: string; at: number; sequence: number }>();
+  /** Last sequence number published per market on `market:updated` and on `orderbook:updated`. */
+  private readonly sequences = { market: new Map<string, number>(), book: new Map<string, number>() };
   /** Set while rounds fail to reach the stores (Redis unreachable), so a streak is logged once. */
   private storesFailing = false;
 
@@ -115,11 +124,13 @@ export class IngestLoop {
       const now = clock.now();
       const markets = source.markets();
       const { views } = await reader.views(markets, now);
-      for (const view of views) events.publish('market:updated', view);
+      for (const view of views) events.publish('market:updated', { ...view, sequence: next(this.sequences.market, view.id), producedAt: now });
       for (const b of reading.books) {
         const m = reader.directory.resolve(b.marketId);
         const book = await cache.getOrderBook(b.marketId);
-        if (m && book) events.publish('orderbook:updated', orderBookView(m, book, health.status, now));
+        if (m && book) {
+          events.publish('orderbook:updated', { ...orderBookView(m, book, health.status, now), sequence: next(this.sequences.book, m.id), producedAt: now });
+        }
       }
     } else {
       health = {

@@ -85,7 +85,13 @@ export type Approval = {
   expiresAt: Scalars['DateTime']['output'];
   instruction: Scalars['JSONObject']['output'];
   instructionHash: Scalars['String']['output'];
+  /** On the state sent on subscribe with lastSequence: whether the record changed after it (then refetch); null otherwise. */
+  missedEvents: Maybe<Scalars['Boolean']['output']>;
+  /** When its latest change was produced. */
+  producedAt: Scalars['DateTime']['output'];
   rejectRequest: SigningRequest;
+  /** This approval's update number, the same for every subscriber and replica: 1 when requested, 2 once decided, 3 once consumed (a change without an event). */
+  sequence: Scalars['Int']['output'];
   /** pending, approved, rejected, expired or consumed. */
   state: ApprovalState;
   wallet: Scalars['String']['output'];
@@ -252,13 +258,19 @@ export type Execution = {
   fill: Maybe<Fill>;
   history: Array<ExecutionStateChange>;
   instructionHash: Scalars['String']['output'];
+  /** On the state sent on subscribe with lastSequence: whether the record changed after it (then refetch); null otherwise. */
+  missedEvents: Maybe<Scalars['Boolean']['output']>;
   /** What the client should do next: set while the outcome is `unknown` (reconcile by referenceId), null otherwise. */
   nextAction: Maybe<Scalars['String']['output']>;
   principalKind: Scalars['String']['output'];
+  /** When its latest change was produced. */
+  producedAt: Scalars['DateTime']['output'];
   protocol: Scalars['String']['output'];
   reason: Maybe<Scalars['String']['output']>;
   referenceId: Scalars['String']['output'];
   replayed: Scalars['Boolean']['output'];
+  /** This execution's update number, the same for every subscriber and replica: its count of state changes (its first event is 2, after accepted). */
+  sequence: Scalars['Int']['output'];
   state: ExecutionState;
   updatedAt: Scalars['DateTime']['output'];
 };
@@ -434,16 +446,22 @@ export type Market = {
   id: Scalars['String']['output'];
   kind: MarketKind;
   low24h: Scalars['Decimal']['output'];
+  /** On the state marketUpdated sends on subscribe with lastSequence: whether events came after it (then refetch); null otherwise. */
+  missedEvents: Maybe<Scalars['Boolean']['output']>;
   nextFundingAt: Maybe<Scalars['DateTime']['output']>;
   /** Open interest notional in quote units (perpetuals). */
   openInterest: Maybe<Scalars['Decimal']['output']>;
   /** The cached order book, best first; null when the market has none or its source is down. */
   orderBook: Maybe<OrderBook>;
   price: Scalars['Decimal']['output'];
+  /** On marketUpdated events: when the event was produced. */
+  producedAt: Maybe<Scalars['DateTime']['output']>;
   protocol: Scalars['String']['output'];
   /** The public protocol listing this market (`protocol` is its id). */
   protocolDetails: Maybe<PublicProtocol>;
   quote: Scalars['String']['output'];
+  /** On marketUpdated: this market's snapshot event number, one more per event (the newest known on the state sent on subscribe); null in queries. */
+  sequence: Maybe<Scalars['Int']['output']>;
   /** Whether the trading session is open (equities). */
   sessionOpen: Maybe<Scalars['Boolean']['output']>;
   /** Supply APY in percent (lending). */
@@ -495,6 +513,85 @@ export type MarketFreshness = {
   producedAt: Maybe<Scalars['DateTime']['output']>;
   /** This market's freshness event number, one more per event (the newest known on the state sent on subscribe; null if none yet). */
   sequence: Maybe<Scalars['Int']['output']>;
+};
+
+export type MarketGraph = {
+  edges: Array<MarketGraphEdge>;
+  nodes: Array<MarketGraphNode>;
+  returns: ReturnKind;
+  windowDays: Scalars['Int']['output'];
+};
+
+export type MarketGraphAsset = MarketGraphNode & {
+  id: Scalars['ID']['output'];
+  kind: MarketGraphNodeKind;
+  symbol: Scalars['String']['output'];
+};
+
+export type MarketGraphEdge = {
+  /** Correlation edges: Pearson's r of the two markets' daily returns, in [-1, 1], computed in float64 and rounded to 6 decimal places. */
+  correlation: Maybe<Scalars['Float']['output']>;
+  kind: MarketGraphEdgeKind;
+  /** Correlation edges: the days both markets have a return for. */
+  observations: Maybe<Scalars['Int']['output']>;
+  /** Node id the edge starts at. */
+  source: Scalars['ID']['output'];
+  /** Node id the edge ends at. */
+  target: Scalars['ID']['output'];
+};
+
+/** listed_on: market → venue and market → protocol; base_asset: market → the asset it prices; quoted_in: market → its quote asset; collateral_for: asset → protocol (a lending pool’s asset backs borrowing, a perpetual’s quote asset is its margin); correlation: market ↔ market, the correlation of their daily returns. */
+export type MarketGraphEdgeKind =
+  | 'base_asset'
+  | 'collateral_for'
+  | 'correlation'
+  | 'listed_on'
+  | 'quoted_in';
+
+/** Public envelope (the spec's market-graph kind): markets, assets, protocols and venues, and the edges between them. */
+export type MarketGraphEnvelope = {
+  data: MarketGraph;
+  freshness: Freshness;
+  generatedAt: Scalars['DateTime']['output'];
+  schemaVersion: Scalars['String']['output'];
+};
+
+export type MarketGraphMarket = MarketGraphNode & {
+  asset: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  kind: MarketGraphNodeKind;
+  /** The latest snapshot; null before the first. */
+  market: Maybe<Market>;
+  marketId: Scalars['String']['output'];
+  marketKind: MarketKind;
+  quote: Scalars['String']['output'];
+};
+
+/** A node of the market graph; `id` is `<kind>:<name>` (market:BTC-PERP, asset:USDC, protocol:paper-perps, venue:paper-perps). */
+export type MarketGraphNode = {
+  id: Scalars['ID']['output'];
+  kind: MarketGraphNodeKind;
+};
+
+export type MarketGraphNodeKind =
+  | 'asset'
+  | 'market'
+  | 'protocol'
+  | 'venue';
+
+export type MarketGraphProtocol = MarketGraphNode & {
+  id: Scalars['ID']['output'];
+  kind: MarketGraphNodeKind;
+  protocol: PublicProtocol;
+  protocolId: Scalars['String']['output'];
+};
+
+/** A market-data venue (source) listing markets. */
+export type MarketGraphVenue = MarketGraphNode & {
+  id: Scalars['ID']['output'];
+  kind: MarketGraphNodeKind;
+  sourceStatus: SourceStatus;
+  venueId: Scalars['String']['output'];
 };
 
 export type MarketHistory = {
@@ -664,7 +761,13 @@ export type OrderBookEnvelope = {
   data: OrderBook;
   freshness: Freshness;
   generatedAt: Scalars['DateTime']['output'];
+  /** On the book orderBookUpdated sends on subscribe with lastSequence: whether events came after it (then refetch); null otherwise. */
+  missedEvents: Maybe<Scalars['Boolean']['output']>;
+  /** On orderBookUpdated events: when the event was produced. */
+  producedAt: Maybe<Scalars['DateTime']['output']>;
   schemaVersion: Scalars['String']['output'];
+  /** On orderBookUpdated: this market's order-book event number, one more per event (the newest known on the state sent on subscribe); null in queries. */
+  sequence: Maybe<Scalars['Int']['output']>;
 };
 
 export type OrderBookLevel = {
@@ -859,9 +962,15 @@ export type ProtocolsEnvelope = {
 
 export type PublicAction = {
   availability: Availability;
+  /** Whether the caller could execute this action now: false without a key or wallet session, and while a standing check blocks it (execution disabled, certification, kill switch, circuit breaker, venue down, missing execute:live scope or agent session), as in capabilities. */
+  availableNow: Scalars['Boolean']['output'];
   certification: Certification;
   id: Scalars['String']['output'];
   name: Scalars['String']['output'];
+  /** When not available now: the code an execution would meet first (e.g. VENUE_UNHEALTHY, POLICY_DENIED, authentication_required). */
+  unavailableCode: Maybe<Scalars['String']['output']>;
+  /** When not available now: why, in words. */
+  unavailableReason: Maybe<Scalars['String']['output']>;
   visibility: Visibility;
 };
 
@@ -904,6 +1013,8 @@ export type Query = {
   lendingYield: LendingYieldEnvelope;
   /** GET /api/v1/public/markets/{asset} */
   market: MarketEnvelope;
+  /** The market graph (GraphQL only, no REST route). Correlation edges come from the stored daily candles of the last `windowDays` closed days; a pair sharing fewer than 3 daily returns, or with a constant series, has none. */
+  marketGraph: MarketGraphEnvelope;
   /** GET /api/v1/public/markets/{asset}/history */
   marketHistory: MarketHistoryEnvelope;
   /** GET /api/v1/public/markets */
@@ -999,6 +1110,13 @@ export type QueryMarketArgs = {
 };
 
 
+export type QueryMarketGraphArgs = {
+  minAbsCorrelation?: InputMaybe<Scalars['Float']['input']>;
+  returns?: InputMaybe<ReturnKind>;
+  windowDays?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
 export type QueryMarketHistoryArgs = {
   asset: Scalars['String']['input'];
   cursor?: InputMaybe<Scalars['String']['input']>;
@@ -1057,6 +1175,11 @@ export type Quote = {
   price: Maybe<Scalars['Decimal']['output']>;
   side: Maybe<OrderSide>;
 };
+
+/** log: ln(close / previous close); simple: close / previous close − 1. */
+export type ReturnKind =
+  | 'log'
+  | 'simple';
 
 export type RevokedApiKey = {
   keyId: Scalars['String']['output'];
@@ -1134,20 +1257,22 @@ export type Subscription = {
   executionUpdated: Execution;
   /** Current freshness of the matching markets on subscribe, then every change of stale, staleReason or sourceStatus, plus a heartbeat (FRESHNESS_HEARTBEAT_MS). */
   freshnessChanged: MarketFreshness;
-  /** Every new snapshot of the matching markets. */
+  /** Every new snapshot of the matching markets, with its per-market sequence number and producedAt. With lastSequence, the current snapshots first, each saying whether events were missed. */
   marketUpdated: Market;
-  /** Every new order-book snapshot of one market. */
+  /** Every new order-book snapshot of one market, with its sequence number and producedAt. With lastSequence, the current book first, saying whether events were missed. */
   orderBookUpdated: OrderBookEnvelope;
 };
 
 
 export type SubscriptionApprovalUpdatedArgs = {
   approvalId?: InputMaybe<Scalars['String']['input']>;
+  lastSequence?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
 export type SubscriptionExecutionUpdatedArgs = {
   executionId?: InputMaybe<Scalars['String']['input']>;
+  lastSequence?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -1159,11 +1284,13 @@ export type SubscriptionFreshnessChangedArgs = {
 
 export type SubscriptionMarketUpdatedArgs = {
   asset?: InputMaybe<Scalars['String']['input']>;
+  lastSequence?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
 export type SubscriptionOrderBookUpdatedArgs = {
   asset: Scalars['String']['input'];
+  lastSequence?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type TokenAmount = {
