@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Candle, PriceObservation } from '../src/domain/candle.js';
 import { encodeScaled, formatScaled } from '../src/domain/scaled-decimal.js';
-import { backfillCandles } from '../src/ingest/candle-backfill.js';
+import { backfillCandles, type CandleMemo } from '../src/ingest/candle-backfill.js';
 import { loadHistory, RESOLUTION_MS } from '../src/market-data/candle-history.js';
 import { HISTORY_RESOLUTIONS } from '../src/market-data/history-limits.js';
 import { simulatedCatalogue } from '../src/sources/market-catalogue.js';
@@ -13,6 +13,8 @@ const DAY = 24 * 60 * MIN;
 const NOWS = [Date.UTC(2026, 10, 21, 15, 7, 13, 250), Date.UTC(2026, 10, 24, 14, 59, 59, 999)];
 // Every kind, of today's markets and generated ones, with 0 to 6 price decimals.
 const MARKETS = simulatedCatalogue(26).filter((_, i) => [0, 3, 6, 8, 13, 25].includes(i));
+// Closed candles sampled once for every eager backfill here (a memo also makes a backfill eager).
+const memo: CandleMemo = new Map();
 
 describe('scaled decimals: amounts in typed arrays, written back as the same string', () => {
   it('round-trips every plain decimal string it accepts, and refuses the ones it cannot give back', () => {
@@ -53,7 +55,7 @@ describe('compact candle store: the same history as candles held as objects', ()
         new Map(),
       );
       const store = new MemoryCandleStore();
-      await backfillCandles(store, MARKETS, now, new Map());
+      await backfillCandles(store, MARKETS, now, memo);
       for (const m of MARKETS) {
         for (const tier of store.tiers) {
           const expected = objects.get(`${m.id}|${tier.resolutionMs}`)!;
@@ -66,7 +68,7 @@ describe('compact candle store: the same history as candles held as objects', ()
     it(`a deferred backfill reads as an eager one, with live observations and prunes in between, at every resolution (${new Date(now).toISOString()})`, async () => {
       const eager = new MemoryCandleStore();
       const deferred = new MemoryCandleStore();
-      await backfillCandles(eager, MARKETS, now, new Map()); // a memo makes it eager
+      await backfillCandles(eager, MARKETS, now, memo);
       await backfillCandles(deferred, MARKETS, now);
       // Ingest after the backfill: the open bucket goes on, a late observation, later buckets.
       const observations = (m: (typeof MARKETS)[number]): PriceObservation[] =>
