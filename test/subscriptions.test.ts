@@ -188,6 +188,38 @@ describe('graphql-ws subscriptions', () => {
     expect(fragment[0].marketUpdated).toEqual({ id: 'BTC-PERP', asset: 'BTC' });
   });
 
+  it('sends a shared result as the same text frame graphql-ws writes for an unshared one', async () => {
+    // A directive keeps an operation out of the shared path: both operations select the same fields.
+    const socket = new WebSocket(gw.baseUrl.replace('http', 'ws') + '/graphql', 'graphql-transport-ws');
+    const frames: { text: string; binary: boolean }[] = [];
+    socket.on('message', (data, binary) => frames.push({ text: String(data), binary }));
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    socket.send(JSON.stringify({ type: 'connection_init' }));
+    while (!frames.some((f) => f.text.includes('"connection_ack"'))) await new Promise((r) => setTimeout(r, 10));
+    const fields = '{ id price freshness { asOf stale } }';
+    const ids = { shared: 'shared-1', unshared: 'ünshared "2"' };
+    socket.send(JSON.stringify({ id: ids.shared, type: 'subscribe', payload: { query: `subscription { marketUpdated(asset: "BTC") ${fields} }` } }));
+    socket.send(
+      JSON.stringify({ id: ids.unshared, type: 'subscribe', payload: { query: `subscription { marketUpdated(asset: "BTC") @include(if: true) ${fields} }` } }),
+    );
+    const next = (id: string) => frames.filter((f) => f.text.startsWith('{"id":' + JSON.stringify(id) + ',"type":"next"'));
+    // Until both saw the same event (same asOf): subscriptions register a round trip apart.
+    const asOf = (f: { text: string }) => JSON.parse(f.text).payload.data.marketUpdated.freshness.asOf as string;
+    const pair = () => next(ids.shared).find((a) => next(ids.unshared).some((b) => asOf(b) === asOf(a)));
+    await ingestUntil(
+      (async () => {
+        while (!pair()) await new Promise((r) => setTimeout(r, 20));
+      })(),
+    );
+    socket.close();
+    const shared = pair()!;
+    const unshared = next(ids.unshared).find((b) => asOf(b) === asOf(shared))!;
+    expect([shared.binary, unshared.binary]).toEqual([false, false]);
+    const payloadOf = (text: string, id: string) => text.slice(`{"id":${JSON.stringify(id)},"type":"next","payload":`.length);
+    expect(payloadOf(shared.text, ids.shared)).toBe(payloadOf(unshared.text, ids.unshared));
+    expect(JSON.parse(shared.text)).toEqual({ id: ids.shared, type: 'next', payload: JSON.parse(payloadOf(unshared.text, ids.unshared).slice(0, -1)) });
+  });
+
   it('refuses an unknown market with an error', async () => {
     await expect(take('subscription { freshnessChanged(asset: "NOPE") { marketId } }', 1)).rejects.toThrow(/NOPE/);
   });

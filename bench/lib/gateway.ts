@@ -155,6 +155,8 @@ export class GatewayProcess {
       GATEWAY_SIWE_DOMAIN: SIWE_DOMAIN,
       RATE_LIMIT_PUBLIC_PER_MINUTE: NO_LIMIT,
       RATE_LIMIT_KEY_PER_MINUTE: NO_LIMIT,
+      // The subscriber clients open thousands of sockets from four loopback addresses.
+      WS_MAX_SOCKETS_PER_ADDRESS: NO_LIMIT,
       ...(options.markets === undefined ? {} : { GATEWAY_SIM_MARKETS: String(options.markets) }),
       ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
     };

@@ -4,7 +4,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { RequestAuth, type Authenticator } from '../auth/authenticator.js';
-import { sharedResultJson } from './use-shared-event-results.js';
+import { sharedResultBytes } from './use-shared-event-results.js';
 import type { GatewayLimits } from '../config/limits-config.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { checkRateLimit, clientAddress, verifiedBucket, type RateLimitOptions } from './use-rate-limits.js';
@@ -59,7 +59,7 @@ export function attachGraphqlWs(
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
   // Registered before graphql-ws's own listener, so every socket splices shared results (below).
-  const pending = new WeakMap<object, Map<string, string>>();
+  const pending = new WeakMap<object, Map<string, Buffer>>();
   wss.on('connection', (socket, req) => {
     const address = addressOf(req);
     socketsPerAddress.add(address, 1);
@@ -71,15 +71,15 @@ export function attachGraphqlWs(
   const disposable = useServer(
     {
       execute: (args) => (args.rootValue as Enveloped).execute(args),
-      // A result shared by every subscriber of a public event is serialised once (not once per
-      // subscriber): graphql-ws is handed a short token as the payload, and the socket's send puts
-      // the shared JSON in its place.
+      // A result shared by every subscriber of a public event is serialised and encoded once (not
+      // once per subscriber): graphql-ws is handed a short token as the payload, and the socket's
+      // send puts the shared bytes in its place.
       onNext: (ctx, id, _payload, _args, result) => {
-        const json = sharedResultJson(result);
-        if (json === undefined) return;
+        const bytes = sharedResultBytes(result);
+        if (bytes === undefined) return;
         let tokens = pending.get(ctx.extra.socket);
         if (!tokens) pending.set(ctx.extra.socket, (tokens = new Map()));
-        tokens.set(id, json);
+        tokens.set(JSON.stringify(id), bytes);
         return { [SHARED_TOKEN]: true } as never;
       },
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
@@ -153,21 +153,33 @@ export function attachGraphqlWs(
 
 /** What a token payload serialises to: graphql-ws writes `{"id":…,"type":"next","payload":{"@shared":true}}`. */
 const SHARED_TOKEN = '@shared';
-const TOKEN_TAIL = `,"type":"next","payload":{"${SHARED_TOKEN}":true}}`;
+const TOKEN_PAYLOAD = `{"${SHARED_TOKEN}":true}}`;
+const TOKEN_TAIL = `,"type":"next","payload":${TOKEN_PAYLOAD}`;
+const CLOSING_BRACE = Buffer.from('}');
 
-/** Replaces a token payload with the shared JSON noted for that subscription id on this socket. */
-function spliceSharedResults(socket: WebSocket, pending: WeakMap<object, Map<string, string>>): void {
-  const send = socket.send.bind(socket);
+/**
+ * Replaces a token payload with the shared bytes noted for that subscription id on this socket:
+ * the message is graphql-ws's own text up to `"payload":`, the shared bytes and `}`, sent as one
+ * text frame (the shared part is neither copied into a string nor encoded again per subscriber).
+ */
+function spliceSharedResults(socket: WebSocket, pending: WeakMap<object, Map<string, Buffer>>): void {
+  const send = socket.send.bind(socket) as (...args: unknown[]) => void;
   socket.send = ((data: unknown, ...rest: unknown[]) => {
     if (typeof data === 'string' && data.startsWith('{"id":') && data.endsWith(TOKEN_TAIL)) {
-      const id = JSON.parse(data.slice(6, -TOKEN_TAIL.length)) as string; // data starts with {"id":
-      const json = pending.get(socket)?.get(id);
-      if (json !== undefined) {
-        pending.get(socket)!.delete(id);
-        data = `{"id":${JSON.stringify(id)},"type":"next","payload":${json}}`;
+      const idJson = data.slice(6, -TOKEN_TAIL.length); // data starts with {"id":
+      const tokens = pending.get(socket);
+      const bytes = tokens?.get(idJson);
+      if (bytes !== undefined) {
+        tokens!.delete(idJson);
+        const head = Buffer.from(data.slice(0, -TOKEN_PAYLOAD.length), 'utf8');
+        return send(
+          Buffer.concat([head, bytes, CLOSING_BRACE]),
+          { binary: false },
+          rest.find((r) => typeof r === 'function'),
+        );
       }
     }
-    return (send as (...args: unknown[]) => void)(data, ...rest);
+    return send(data, ...rest);
   }) as typeof socket.send;
 }
 

@@ -23,16 +23,26 @@ type Results = Map<string, ExecutionResult | Promise<ExecutionResult>>;
 
 const shared = new WeakSet<object>();
 const serialised = new WeakMap<object, string>();
+const encoded = new WeakMap<object, Buffer>();
 
 /**
  * The JSON of a result this plugin shares between subscribers, serialised once for all of them;
  * undefined for any other result (errors, private subscriptions), which the transport serialises itself.
  */
-export function sharedResultJson(result: ExecutionResult): string | undefined {
+function sharedResultJson(result: ExecutionResult): string | undefined {
   if (!shared.has(result) || result.errors) return undefined;
   let json = serialised.get(result);
   if (json === undefined) serialised.set(result, (json = JSON.stringify(result)));
   return json;
+}
+
+/** `sharedResultJson` as UTF-8 bytes, encoded once for every socket that sends it. */
+export function sharedResultBytes(result: ExecutionResult): Buffer | undefined {
+  let bytes = encoded.get(result);
+  if (bytes !== undefined) return bytes;
+  const json = sharedResultJson(result);
+  if (json !== undefined) encoded.set(result, (bytes = Buffer.from(json, 'utf8')));
+  return bytes;
 }
 
 /**

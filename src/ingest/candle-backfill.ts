@@ -1,5 +1,5 @@
 import type { MarketDefinition } from '../domain/market.js';
-import type { Candle } from '../domain/candle.js';
+import type { Candle, CandleTier } from '../domain/candle.js';
 import type { CandleStore } from '../market-data/candle-store.js';
 import { isSessionOpen } from '../sources/equity-session.js';
 import { tradedPriceAt } from '../sources/simulated-source.js';
@@ -17,28 +17,37 @@ export type CandleMemo = Map<string, Map<number, Candle | null>>;
 /**
  * Fills every candle tier from the simulator's deterministic past, so history has a year of
  * days and a day of minutes on the first request. The current bucket is filled up to `now`.
+ * A store that can defer (in memory) samples each series on its first read or in the background,
+ * so a large catalogue starts at once; the candles are the same either way.
  */
 export async function backfillCandles(store: CandleStore, markets: readonly MarketDefinition[], now: number, memo?: CandleMemo): Promise<void> {
   for (const m of markets) {
     const definition = memo ? JSON.stringify(m) : '';
     for (const tier of store.tiers) {
       const res = tier.resolutionMs;
-      const first = Math.floor((now - tier.retentionMs) / res) * res + res;
       let closed = memo?.get(`${definition}|${res}`);
       if (memo && !closed) memo.set(`${definition}|${res}`, (closed = new Map()));
-      const candles: Candle[] = [];
-      for (let start = first; start <= now; start += res) {
-        const isClosed = start + res <= now + 1;
-        let c = isClosed ? closed?.get(start) : undefined;
-        if (c === undefined) {
-          c = sampleCandle(m, start, Math.min(start + res, now + 1)) ?? null;
-          if (isClosed) closed?.set(start, c);
-        }
-        if (c) candles.push(c);
-      }
-      await store.putCandles(m.id, res, candles);
+      const produce = () => sampleTier(m, tier, now, closed);
+      if (store.deferCandles && !memo) await store.deferCandles(m.id, res, produce);
+      else await store.putCandles(m.id, res, produce());
     }
   }
+}
+
+function sampleTier(m: MarketDefinition, tier: CandleTier, now: number, closed: Map<number, Candle | null> | undefined): Candle[] {
+  const res = tier.resolutionMs;
+  const first = Math.floor((now - tier.retentionMs) / res) * res + res;
+  const candles: Candle[] = [];
+  for (let start = first; start <= now; start += res) {
+    const isClosed = start + res <= now + 1;
+    let c = isClosed ? closed?.get(start) : undefined;
+    if (c === undefined) {
+      c = sampleCandle(m, start, Math.min(start + res, now + 1)) ?? null;
+      if (isClosed) closed?.set(start, c);
+    }
+    if (c) candles.push(c);
+  }
+  return candles;
 }
 
 function sampleCandle(m: MarketDefinition, start: number, end: number): Candle | undefined {

@@ -9,6 +9,12 @@ export interface CandleStore {
   record(marketId: string, observation: PriceObservation): Promise<void>;
   /** Replaces stored candles of one tier with backfilled ones (sorted by start). */
   putCandles(marketId: string, resolutionMs: number, candles: readonly Candle[]): Promise<void>;
+  /**
+   * `putCandles` with the candles produced when the series is first read (or earlier, in the
+   * background), reading exactly as if they had been put now and later observations recorded
+   * after them. Only a store read by this process alone can (in memory); others backfill eagerly.
+   */
+  deferCandles?(marketId: string, resolutionMs: number, produce: () => readonly Candle[]): Promise<void>;
   /** Candles of one tier whose start lies in [from, to], oldest first. */
   range(marketId: string, resolutionMs: number, from: number, to: number): Promise<Candle[]>;
   /** Start of the oldest stored candle of one tier, if any. */
