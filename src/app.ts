@@ -138,6 +138,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       ledger: new Ledger(stores.execution.ledger),
       audit: new AuditTrail(stores.execution.audit, clock, logger),
       events,
+      durability: stores.durability,
     },
     wallets,
   );

@@ -48,7 +48,12 @@ export class Approvals {
     };
   }
 
-  async create(principal: Principal, input: unknown): Promise<Approval> {
+  /** Answered once the approval and its audit entry are durable. */
+  create(principal: Principal, input: unknown): Promise<Approval> {
+    return this.deps.durability.together(() => this.createNow(principal, input));
+  }
+
+  private async createNow(principal: Principal, input: unknown): Promise<Approval> {
     const { deps } = this;
     if (principal.kind !== 'wallet')
       throw new GatewayError(403, 'POLICY_DENIED', 'Approvals are created by a wallet session.', {
@@ -90,7 +95,12 @@ export class Approvals {
     return approval;
   }
 
-  async decide(principal: Principal, id: string, decision: 'approve' | 'reject', message: string, signature: string): Promise<Approval> {
+  /** Answered once the decision, the spent sign-in nonce and the audit entry are durable. */
+  decide(principal: Principal, id: string, decision: 'approve' | 'reject', message: string, signature: string): Promise<Approval> {
+    return this.deps.durability.together(() => this.decideNow(principal, id, decision, message, signature));
+  }
+
+  private async decideNow(principal: Principal, id: string, decision: 'approve' | 'reject', message: string, signature: string): Promise<Approval> {
     const { deps } = this;
     if (principal.kind !== 'wallet')
       throw new GatewayError(403, 'POLICY_DENIED', 'Approvals are decided by a wallet session.', {

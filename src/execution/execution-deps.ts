@@ -10,6 +10,7 @@ import type { SnapshotCache } from '../market-data/snapshot-cache.js';
 import type { AuditTrail } from './audit-trail.js';
 import type { Ledger } from './ledger.js';
 import type { ExecutionVenue } from './venues/execution-venue.js';
+import type { WriteDurability } from './write-durability.js';
 
 /** What the execution services share, built once at start-up. */
 export interface ExecutionDeps {
@@ -28,6 +29,8 @@ export interface ExecutionDeps {
   agentSessions: AgentSessionStore;
   audit: AuditTrail;
   events: GatewayEvents;
+  /** One request's store writes made durable together before it answers (SQLite group commit). */
+  durability: WriteDurability;
 }
 
 /** How long a preview's quote holds. */

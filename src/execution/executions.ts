@@ -73,7 +73,8 @@ export class Executions {
 
   async execute(principal: Principal, input: Record<string, unknown>): Promise<{ execution: Execution; replayed: boolean }> {
     try {
-      return await this.gatedExecute(principal, input);
+      // Answered only once every write it made is durable; its writes share commits with concurrent requests.
+      return await this.deps.durability.together(() => this.gatedExecute(principal, input));
     } catch (e) {
       // Shared state unreachable before the order was sent: fail closed with the spec's code.
       // Nothing reached the venue (after that point the answer is the execution, `unknown`).

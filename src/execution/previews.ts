@@ -25,7 +25,12 @@ export class Previews {
     return record?.value ? (JSON.parse(record.value) as StoredPreview) : undefined;
   }
 
-  async preview(principal: Principal, input: unknown): Promise<{ preview: StoredPreview; replayed: boolean }> {
+  /** Answered once what it recorded (the preview, a refusal's audit entry) is durable. */
+  preview(principal: Principal, input: unknown): Promise<{ preview: StoredPreview; replayed: boolean }> {
+    return this.deps.durability.together(() => this.previewNow(principal, input));
+  }
+
+  private async previewNow(principal: Principal, input: unknown): Promise<{ preview: StoredPreview; replayed: boolean }> {
     const { deps } = this;
     const account = principal.account;
     const instruction = parseInstruction(input);

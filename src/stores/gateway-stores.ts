@@ -3,6 +3,7 @@ import type { ControlsChannel } from '../controls/shared-controls.js';
 import type { SharedState } from '../domain/shared-state.js';
 import type { GatewayEvents } from '../events/gateway-events.js';
 import type { ExecutionStores } from '../execution/execution-stores.js';
+import type { WriteDurability } from '../execution/write-durability.js';
 import type { IngestionLease } from '../ingest/ingestion-lease.js';
 import type { CandleStore } from '../market-data/candle-store.js';
 import type { FundingStore } from '../market-data/funding-store.js';
@@ -19,6 +20,8 @@ export interface GatewayStores {
   /** Subscription events; shared across replicas in Redis mode. */
   events: GatewayEvents;
   execution: ExecutionStores;
+  /** When the execution and identity stores' writes are durable (SQLite commits them in groups). */
+  durability: WriteDurability;
   /** Who runs ingestion: always this process in embedded mode, one replica at a time in Redis mode. */
   lease: IngestionLease;
   /** Where shared state lives and whether it is reachable, for the status route. */

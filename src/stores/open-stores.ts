@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { GatewayConfig } from '../config/gateway-config.js';
-import { createGatewayEvents } from '../events/gateway-events.js';
+import { EACH_WRITE_DURABLE } from '../execution/write-durability.js';
+import { createGatewayEvents, type GatewayEvents } from '../events/gateway-events.js';
 import { FlexibleRateLimiter } from '../rate-limit/rate-limiter.js';
 import type { GatewayStores } from './gateway-stores.js';
 import { MemoryCandleStore } from './memory/memory-candle-store.js';
@@ -29,8 +30,9 @@ export function openStores(config: GatewayConfig, logger: Logger, now: () => num
     funding: new MemoryFundingStore(),
     identities: durable?.identities ?? new MemoryIdentityStore(),
     rateLimiter: new FlexibleRateLimiter((p) => new RateLimiterMemory({ points: p.points, duration: p.windowSeconds, keyPrefix: p.name })),
-    events: createGatewayEvents(),
+    events: durable ? publishedAfterCommit(createGatewayEvents(), durable.commits) : createGatewayEvents(),
     execution: durable?.execution ?? memoryExecutionStores(now),
+    durability: durable?.commits ?? EACH_WRITE_DURABLE,
     lease,
     controlsChannel: durable?.controls,
     sharedState: { status: () => ({ mode: 'embedded', connected: true, lastError: null, lastErrorAt: null, ingestionLeader: lease.held }) },
@@ -38,4 +40,13 @@ export function openStores(config: GatewayConfig, logger: Logger, now: () => num
     ping: async () => void durable?.db.prepare('SELECT 1').get(),
     close: async () => durable?.close(),
   };
+}
+
+/** Approval and execution events tell subscribers what was written: only once it is committed. */
+function publishedAfterCommit(events: GatewayEvents, commits: { afterCommit(publish: () => void): void }): GatewayEvents {
+  const publish: GatewayEvents['publish'] = (...args) => {
+    if (args[0] === 'approval:updated' || args[0] === 'execution:updated') commits.afterCommit(() => events.publish(...args));
+    else events.publish(...args);
+  };
+  return { ...events, publish };
 }

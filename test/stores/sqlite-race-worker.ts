@@ -1,13 +1,22 @@
 // One racing process for sqlite-stores.test.ts: opens the shared gateway.db on its own
 // connection, prints "ready", waits for "go" on stdin, races, and prints what it won as JSON.
+// With a third argument `group`, its stores run in group-commit batches as the gateway's do.
 import { openSqliteDatabase } from '../../src/stores/sqlite/sqlite-database.js';
-import { sqliteExecutionStores } from '../../src/stores/sqlite/open-sqlite-stores.js';
+import { groupCommitted, sqliteExecutionStores } from '../../src/stores/sqlite/open-sqlite-stores.js';
+import { SqliteGroupCommit } from '../../src/stores/sqlite/sqlite-group-commit.js';
 
 const RACE = { now: 1_800_000_000_000, rounds: 25 };
 
-const [dataDir, worker] = process.argv.slice(2) as [string, string];
+const [dataDir, worker, mode] = process.argv.slice(2) as [string, string, string | undefined];
 const db = openSqliteDatabase(dataDir);
-const stores = sqliteExecutionStores(db, () => RACE.now);
+const commits = new SqliteGroupCommit(db);
+const stores =
+  mode === 'group'
+    ? groupCommitted(
+        commits,
+        sqliteExecutionStores(db, () => RACE.now),
+      )
+    : sqliteExecutionStores(db, () => RACE.now);
 process.stdout.write('ready\n');
 await new Promise((resolve) => process.stdin.once('data', resolve));
 
@@ -22,5 +31,6 @@ for (let i = 0; i < RACE.rounds; i++) {
   await stores.audit.append('acct', { at: new Date(RACE.now).toISOString(), type: 'race', referenceId: `${worker}-${i}`, details: { worker, i } });
   won.appended++;
 }
+commits.flush();
 db.close();
 process.stdout.write(`${JSON.stringify(won)}\n`);

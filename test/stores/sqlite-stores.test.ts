@@ -8,7 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ControlsSnapshot } from '../../src/controls/shared-controls.js';
 import { verifyAuditChain } from '../../src/execution/audit-chain.js';
 import { DataDirLock, DataDirLockedError } from '../../src/stores/sqlite/data-dir-lock.js';
-import { openEmbeddedStores, pruneExpired, sqliteExecutionStores } from '../../src/stores/sqlite/open-sqlite-stores.js';
+import { groupCommitted, openEmbeddedStores, pruneExpired, sqliteExecutionStores } from '../../src/stores/sqlite/open-sqlite-stores.js';
+import { SqliteGroupCommit } from '../../src/stores/sqlite/sqlite-group-commit.js';
 import { DATABASE_FILE, openSqliteDatabase, type SqliteDatabase } from '../../src/stores/sqlite/sqlite-database.js';
 import { SqliteIdentityStore } from '../../src/stores/sqlite/sqlite-identity-store.js';
 import { importLegacyIdentities } from '../../src/stores/sqlite/sqlite-legacy-identities.js';
@@ -32,6 +33,15 @@ function freshDb(dir = tempDir()): SqliteDatabase {
 identityStoreContract('sqlite', async () => new SqliteIdentityStore(freshDb()));
 executionStoresContract('sqlite', async () => sqliteExecutionStores(freshDb()));
 expiringStoresContract('sqlite', async (now) => sqliteExecutionStores(freshDb(), now));
+// As the gateway runs them: every call inside the group commit's batches.
+executionStoresContract('sqlite, group commit', async () => {
+  const db = freshDb();
+  return groupCommitted(new SqliteGroupCommit(db), sqliteExecutionStores(db));
+});
+expiringStoresContract('sqlite, group commit', async (now) => {
+  const db = freshDb();
+  return groupCommitted(new SqliteGroupCommit(db), sqliteExecutionStores(db, now));
+});
 
 describe('the embedded database file', () => {
   it('is in WAL mode with synchronous=FULL, foreign keys and a busy timeout', () => {
@@ -190,8 +200,8 @@ describe('data-directory lock', () => {
 
 describe('racing processes on one database file', () => {
   /** Starts a worker process and resolves once it has opened the database. */
-  function worker(dir: string, name: string) {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'test/stores/sqlite-race-worker.ts', dir, name], { stdio: ['pipe', 'pipe', 'inherit'] });
+  function worker(dir: string, name: string, mode: 'group' | 'plain') {
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'test/stores/sqlite-race-worker.ts', dir, name, mode], { stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
     proc.stdout.setEncoding('utf8');
     const ready = new Promise<void>((resolve, reject) => {
@@ -229,7 +239,8 @@ describe('racing processes on one database file', () => {
     await stores.walletSessions.putNonce('race-nonce', 60_000);
     await stores.ledger.seed('acct', { USDC: '60.0000006' }); // 60 debits of 1.00000001
 
-    const workers = ['w1', 'w2', 'w3'].map((name) => worker(dir, name));
+    // Two in group-commit batches as the gateway's stores run, one statement by statement (the keys CLI's way).
+    const workers = ['w1', 'w2', 'w3'].map((name, i) => worker(dir, name, i === 0 ? 'plain' : 'group'));
     await Promise.all(workers.map((w) => w.ready));
     workers.forEach((w) => w.go());
     const results = await Promise.all(workers.map((w) => w.result));

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { EACH_WRITE_DURABLE } from '../../execution/write-durability.js';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { GatewayConfig } from '../../config/gateway-config.js';
 import { createGatewayEvents, type GatewayEventMap } from '../../events/gateway-events.js';
@@ -33,6 +34,7 @@ export function openRedisStores(
     rateLimiter: redisRateLimiter(redis),
     events: createGatewayEvents(createRedisEventTarget<GatewayEventMap>(redis, logger)),
     execution: redisExecutionStores(redis),
+    durability: EACH_WRITE_DURABLE,
     controlsChannel: new RedisControlsChannel(redis),
     lease,
     sharedState: { status: () => ({ mode: 'redis', ...redis.state(), ingestionLeader: lease.held, replica: redis.replicaId, leadingReplica: lease.leader }) },

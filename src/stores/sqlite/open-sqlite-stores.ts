@@ -7,6 +7,7 @@ import { SqliteApprovalStore } from './sqlite-approval-store.js';
 import { SqliteAuditStore } from './sqlite-audit-store.js';
 import { SqliteControlsStore } from './sqlite-controls-store.js';
 import { SqliteExecutionStore } from './sqlite-execution-store.js';
+import { SqliteGroupCommit } from './sqlite-group-commit.js';
 import { SqliteIdempotencyStore } from './sqlite-idempotency-store.js';
 import { SqliteIdentityStore } from './sqlite-identity-store.js';
 import { importLegacyIdentities } from './sqlite-legacy-identities.js';
@@ -27,6 +28,11 @@ export function sqliteExecutionStores(db: SqliteDatabase, now: () => number = Da
     ledger: new SqliteLedgerStore(db),
     audit: new SqliteAuditStore(db),
   };
+}
+
+/** The execution stores with every call run in the group commit's batches (src/stores/sqlite/sqlite-group-commit.ts). */
+export function groupCommitted(commits: SqliteGroupCommit, stores: ExecutionStores): ExecutionStores {
+  return Object.fromEntries(Object.entries(stores).map(([name, store]) => [name, commits.wrap(store as object)])) as unknown as ExecutionStores;
 }
 
 /** Deletes expired nonces, wallet sessions, idempotency records and spend counters (with their entries); returns how many. */
@@ -50,6 +56,8 @@ export interface EmbeddedStores {
   identities: SqliteIdentityStore;
   execution: ExecutionStores;
   controls: SqliteControlsStore;
+  /** The commits the stores above share (one per event-loop turn). */
+  commits: SqliteGroupCommit;
   close(): void;
 }
 
@@ -72,8 +80,11 @@ export function openEmbeddedStores(dataDir: string, logger: Logger, now: () => n
     throw err;
   }
   const opened = db;
+  const commits = new SqliteGroupCommit(opened, (err) => logger.error({ err }, 'an event after a commit could not be published'));
+  const execution = groupCommitted(commits, sqliteExecutionStores(opened, now));
   const pruner = setInterval(() => {
     try {
+      // Inside the open batch, if there is one (a savepoint of it), else committed on its own.
       pruneExpired(opened, now());
     } catch (err) {
       logger.warn({ err }, 'could not prune expired rows');
@@ -82,11 +93,13 @@ export function openEmbeddedStores(dataDir: string, logger: Logger, now: () => n
   pruner.unref();
   return {
     db: opened,
-    identities: new SqliteIdentityStore(opened),
-    execution: sqliteExecutionStores(opened, now),
-    controls: new SqliteControlsStore(opened, now),
+    identities: commits.wrap(new SqliteIdentityStore(opened)),
+    execution,
+    controls: commits.wrap(new SqliteControlsStore(opened, now)),
+    commits,
     close() {
       clearInterval(pruner);
+      if (opened.open) commits.flush();
       if (opened.open) opened.close();
       lock.release();
     },
