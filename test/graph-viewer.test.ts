@@ -237,6 +237,14 @@ describe.each(STORES)('viewer on the $name store', ({ name, run, config }) => {
     expect(supply.auditEntries.map((e: any) => [e.type, e.details.executionId, e.details.state])).toEqual([
       ['execution', executionIds['v-supply-0'], 'filled'],
     ]);
+    // The same executions twice in one query (one batch): each gets its entries once.
+    const twice = await graph(
+      `{ viewer { a: executions(first: 2) { edges { node { auditEntries { seq } } } } b: executions(first: 1) { edges { node { auditEntries { seq } } } } } }`,
+      keys.readOnly,
+    );
+    const seqs = (edges: any[]) => edges.map((e: any) => e.node.auditEntries.map((x: any) => x.seq));
+    expect(seqs(twice.data.viewer.b.edges)).toEqual(seqs(twice.data.viewer.a.edges).slice(0, 1));
+    expect(seqs(twice.data.viewer.a.edges)[0]).toHaveLength(3);
   });
 
   it.skipIf(!run || name !== 'Redis')('reads the audit entries of a whole page of executions in one walk of the chain (counted on Redis)', async () => {

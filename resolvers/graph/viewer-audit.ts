@@ -72,7 +72,7 @@ const namesExecution = (e: AuditEntry, x: Execution): boolean =>
  */
 async function entriesOfExecutions(ctx: GatewayContext, executions: readonly Execution[]): Promise<AuditEntry[][]> {
   const byAccount = new Map<string, Execution[]>();
-  for (const x of executions) byAccount.set(x.accountId, [...(byAccount.get(x.accountId) ?? []), x]);
+  for (const x of new Map(executions.map((x) => [x.id, x])).values()) byAccount.set(x.accountId, [...(byAccount.get(x.accountId) ?? []), x]);
   const found = new Map<string, AuditEntry[]>(executions.map((x) => [x.id, []]));
   await Promise.all(
     [...byAccount].map(([accountId, xs]) => {
@@ -89,11 +89,14 @@ async function entriesOfExecutions(ctx: GatewayContext, executions: readonly Exe
 
 const perRequest = new WeakMap<GatewayContext, DataLoader<Execution, AuditEntry[], string>>();
 
-/** The request's loader of Execution.auditEntries (keyed by execution id). */
+/**
+ * The request's loader of Execution.auditEntries: it batches, and keeps nothing, because a
+ * subscription's context lives across its events (executionUpdated { auditEntries } must read again).
+ */
 export function executionAuditLoader(ctx: GatewayContext): DataLoader<Execution, AuditEntry[], string> {
   let loader = perRequest.get(ctx);
   if (!loader) {
-    loader = new DataLoader((xs) => entriesOfExecutions(ctx, xs), { cacheKeyFn: (x) => x.id });
+    loader = new DataLoader((xs) => entriesOfExecutions(ctx, xs), { cache: false });
     perRequest.set(ctx, loader);
   }
   return loader;
