@@ -113,6 +113,6 @@ builder.queryFields((t) => ({
         description: 'Only correlation edges with |r| at least this, 0 to 1 (default 0: every pair; a catalogue of n markets has n(n-1)/2).',
       }),
     },
-    resolve: (_root, args, ctx) => marketGraphEnvelope(ctx, args),
+    resolve: (_root, args, ctx, info) => marketGraphEnvelope(ctx, info, args),
   }),
 }));

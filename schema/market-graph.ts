@@ -15,7 +15,7 @@ builder.objectFields(MarketRef, (t) => ({
     extensions: GRAPH_ONLY,
     description: 'The cached order book, best first; null when the market has none or its source is down.',
     args: { depth: t.arg.int({ description: 'Levels per side, 1 to 100 (default: all kept, at most 100).' }) },
-    resolve: (m, args, ctx) => marketOrderBook(ctx, m, args.depth),
+    resolve: (m, args, ctx, info) => marketOrderBook(ctx, info, m, args.depth),
   }),
   history: t.field({
     type: MarketHistoryRef,
@@ -27,14 +27,14 @@ builder.objectFields(MarketRef, (t) => ({
       to: t.arg.string({ description: 'Inclusive upper bound, RFC 3339 (default: now).' }),
       limit: t.arg.int({ description: 'Maximum points, 1 to 366 (default 366); the most recent win.' }),
     },
-    resolve: (m, args, ctx) => marketCandles(ctx, m, args),
+    resolve: (m, args, ctx, info) => marketCandles(ctx, info, m, args),
   }),
   protocolDetails: t.field({
     type: PublicProtocolRef,
     nullable: true,
     extensions: GRAPH_ONLY,
     description: 'The public protocol listing this market (`protocol` is its id).',
-    resolve: (m, _args, ctx) => marketProtocol(ctx, m),
+    resolve: (m, _args, ctx, info) => marketProtocol(ctx, info, m),
   }),
 }));
 

@@ -166,6 +166,20 @@ describe('graphql-ws subscriptions', () => {
     expect(behind[field]).toMatchObject({ sequence: seen + 1, missedEvents: true });
   });
 
+  it('graph fields of an event are read for that event, not from an earlier event of the same subscription', async () => {
+    const query = 'subscription { marketUpdated(asset: "BTC") { sequence orderBook(depth: 1) { bids { price } } } }';
+    const events = take<any>(query, 3);
+    let settled = false;
+    void events.finally(() => (settled = true));
+    while (!settled) {
+      gw.clock.advance(61_000); // the simulated book moves with time
+      await gw.app.services.ingest.pollAll();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const bids = (await events).map((e) => e.marketUpdated.orderBook.bids[0].price);
+    expect(new Set(bids).size).toBe(3);
+  });
+
   it('one event executed once per document and variables is shared, yet every subscriber gets its own selection', async () => {
     // Four subscribers, one event round: two share a document (one execution), the others differ in
     // variables or selection (fragment included), and none may receive another's result.

@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { OrderBookSnapshot } from '../../src/domain/market.js';
 import type { SourceHealth } from '../../src/domain/source-health.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
@@ -13,16 +14,22 @@ export interface GraphLoaders {
   protocols: () => Promise<Map<string, PublicProtocol>>;
 }
 
-const perRequest = new WeakMap<GatewayContext, GraphLoaders>();
+/**
+ * Loaders of one execution: a query's, or one event's of a subscription. A subscription keeps its
+ * context for all its events, so the loaders are keyed by the execution's root value too (graphql
+ * executes each event with the event as root): a later event never sees an earlier event's reads.
+ */
+const perExecution = new WeakMap<GatewayContext, { root: unknown; loaders: GraphLoaders }>();
 
 function once<T>(load: () => Promise<T>): () => Promise<T> {
   let value: Promise<T> | undefined;
   return () => (value ??= load());
 }
 
-/** The loaders of this request (a GraphQL operation), created on first use. */
-export function loadersOf(ctx: GatewayContext): GraphLoaders {
-  let loaders = perRequest.get(ctx);
+/** The loaders of this execution (a query, or one subscription event), created on first use. */
+export function loadersOf(ctx: GatewayContext, info: Pick<GraphQLResolveInfo, 'rootValue'>): GraphLoaders {
+  const current = perExecution.get(ctx);
+  let loaders = current && current.root === info.rootValue ? current.loaders : undefined;
   if (!loaders) {
     const { reader, history } = ctx.services;
     loaders = {
@@ -31,7 +38,7 @@ export function loadersOf(ctx: GatewayContext): GraphLoaders {
       health: once(() => reader.healthBySource()),
       protocols: once(async () => new Map((await publicProtocolViews(ctx)).map((p) => [p.id, p]))),
     };
-    perRequest.set(ctx, loaders);
+    perExecution.set(ctx, { root: info.rootValue, loaders });
   }
   return loaders;
 }

@@ -1,3 +1,4 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { orderBookView, type OrderBookView } from '../../src/market-data/order-book-view.js';
 import type { MarketView } from '../../src/market-data/market-view.js';
@@ -12,11 +13,16 @@ const BOOK_CODE = 'invalid_orderbook_depth';
  * A market's order book cut to `depth` levels a side, or null when it has none or its source is
  * down (the REST route answers 404 or 503 there; a dashboard row just shows no book).
  */
-export async function marketOrderBook(ctx: GatewayContext, m: MarketView, depth: number | null | undefined): Promise<OrderBookView | null> {
+export async function marketOrderBook(
+  ctx: GatewayContext,
+  info: GraphQLResolveInfo,
+  m: MarketView,
+  depth: number | null | undefined,
+): Promise<OrderBookView | null> {
   if (depth != null && (depth < 1 || depth > 100)) throw invalidParameter(BOOK_CODE, 'depth', `'depth' must be an integer from 1 to 100`);
   const market = ctx.services.reader.directory.resolve(m.id);
   if (!market?.hasOrderBook) return null;
-  const loaders = loadersOf(ctx);
+  const loaders = loadersOf(ctx, info);
   const [health, book] = await Promise.all([loaders.health(), loaders.books.load(market.id)]);
   const status = health.get(market.sourceId)?.status ?? 'unknown';
   if (!book || status === 'down') return null;
@@ -35,16 +41,16 @@ export interface MarketHistoryArgs {
 }
 
 /** A market's stored candles; the same validation (and error code) as the REST history route. */
-export async function marketCandles(ctx: GatewayContext, m: MarketView, args: MarketHistoryArgs): Promise<MarketHistory> {
+export async function marketCandles(ctx: GatewayContext, info: GraphQLResolveInfo, m: MarketView, args: MarketHistoryArgs): Promise<MarketHistory> {
   const now = ctx.services.clock.now();
   const q = parseHistoryQuery({ asset: m.id, ...args }, now);
-  const result = await loadersOf(ctx).history.candles({ marketId: m.id, ...q, now });
+  const result = await loadersOf(ctx, info).history.candles({ marketId: m.id, ...q, now });
   if ('refused' in result) throw invalidParameter('invalid_public_market_history_query', 'resolution', result.refused);
   return { asset: m.asset, marketId: m.id, resolution: q.resolution, from: q.from ?? null, to: q.to, points: result.points, nextCursor: null };
 }
 
-export async function marketProtocol(ctx: GatewayContext, m: MarketView): Promise<PublicProtocol | null> {
-  return (await loadersOf(ctx).protocols()).get(m.protocol) ?? null;
+export async function marketProtocol(ctx: GatewayContext, info: GraphQLResolveInfo, m: MarketView): Promise<PublicProtocol | null> {
+  return (await loadersOf(ctx, info).protocols()).get(m.protocol) ?? null;
 }
 
 /** The markets a protocol lists, with their latest snapshots (one cache read for all of them). */

@@ -7,7 +7,8 @@ import type { MarketView } from '../../src/market-data/market-view.js';
 import { dailyReturns, returnCorrelation, type ReturnKind } from '../../src/market-data/return-correlation.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
 import type { PublicProtocol } from '../public/protocols.js';
-import { loadersOf } from './graph-loaders.js';
+import { loadersOf, type GraphLoaders } from './graph-loaders.js';
+import type { GraphQLResolveInfo } from 'graphql';
 
 export type MarketGraphNode =
   | { kind: 'market'; id: string; marketId: string; asset: string; quote: string; marketKind: MarketKind; view: MarketView | null }
@@ -67,8 +68,8 @@ function parseWindow(windowDays: number | null | undefined): number {
  * Daily returns of every market over the last `windowDays` closed days, read from the stored
  * daily candles through the request's batched history reader: one store batch for all markets.
  */
-async function returnsByMarket(ctx: GatewayContext, markets: readonly MarketDefinition[], windowDays: number, kind: ReturnKind, now: number) {
-  const history = loadersOf(ctx).history;
+async function returnsByMarket(loaders: GraphLoaders, markets: readonly MarketDefinition[], windowDays: number, kind: ReturnKind, now: number) {
+  const history = loaders.history;
   const to = Math.floor(now / DAY_MS) * DAY_MS - 1;
   return Promise.all(
     markets.map(async (m) => {
@@ -82,6 +83,7 @@ async function returnsByMarket(ctx: GatewayContext, markets: readonly MarketDefi
 /** The spec's market-graph envelope: markets, assets, protocols and venues, and the edges between them. */
 export async function marketGraphEnvelope(
   ctx: GatewayContext,
+  info: Pick<GraphQLResolveInfo, 'rootValue'>,
   args: { windowDays?: number | null; returns?: ReturnKind | null; minAbsCorrelation?: number | null },
 ): Promise<PublicEnvelope<MarketGraph>> {
   const windowDays = parseWindow(args.windowDays);
@@ -91,12 +93,12 @@ export async function marketGraphEnvelope(
   const { reader, clock } = ctx.services;
   const now = clock.now();
   const markets = reader.directory.markets;
-  const loaders = loadersOf(ctx);
+  const loaders = loadersOf(ctx, info);
   const [{ views, missing }, protocols, health, series] = await Promise.all([
     reader.views(markets, now),
     loaders.protocols(),
     loaders.health(),
-    returnsByMarket(ctx, markets, windowDays, returns, now),
+    returnsByMarket(loaders, markets, windowDays, returns, now),
   ]);
   const viewOf = new Map(views.map((v) => [v.id, v]));
 
