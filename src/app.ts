@@ -42,6 +42,8 @@ import { DashboardAssets } from './http/dashboard-assets.js';
 import { yogaLogging } from './http/yoga-logging.js';
 import { PublicFastPath, type ErrorMasking } from './http/public-fast-path.js';
 import { requestContext } from './http/request-context.js';
+import { RenderedAnswers } from './http/rendered-answers.js';
+import { AnswerEncoder } from './http/answer-encoding.js';
 import { ExecutionControls } from './controls/execution-controls.js';
 import { WalletSessions } from './auth/wallet-sessions.js';
 import { OperatorAccess } from './controls/operator-access.js';
@@ -172,7 +174,13 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     logger,
     onRejected: (policy) => metrics?.rateLimitRejection(policy),
   };
-  const sofaRoutes = useSofaRoutes({ contract: services.contract, logger });
+  // Below both the public fast path and the Sofa path: answers rendered once per snapshot version, and their br/gzip.
+  const answers = new RenderedAnswers(
+    () => reader.version(),
+    () => clock.now(),
+  );
+  const encoder = new AnswerEncoder();
+  const sofaRoutes = useSofaRoutes({ contract: services.contract, logger, answers, encoder });
 
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema: buildSchema(),
@@ -248,7 +256,9 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     createServer() {
       const sofa = sofaRoutes.currentSofa();
       const fastPath =
-        config.publicFastPath && sofa ? new PublicFastPath({ services, routes: ROUTES, sofa, rateLimits, masking: yogaMasking(yoga), logger }) : undefined;
+        config.publicFastPath && sofa
+          ? new PublicFastPath({ services, routes: ROUTES, sofa, rateLimits, masking: yogaMasking(yoga), logger, answers, encoder })
+          : undefined;
       const readiness = { state: lifecycle, sharedState: stores.sharedState, ping: () => stores.ping(), healthBySource: () => reader.healthBySource() };
       metrics = new GatewayMetrics({ ...readiness, openSockets: () => ws.openSockets(), now: () => clock.now(), events });
       const edge = new ServerEdge({
