@@ -49,7 +49,7 @@ export class RenderedAnswers {
     const values = t.freshness.map((b) => freshnessAt(b, now, memo));
     const { pieces } = t;
     let body = pieces[0]! + isoOfEpochMs(now) + pieces[1]!;
-    for (let i = 0; i < values.length; i++) body += JSON.stringify(values[i]) + pieces[i + 2]!;
+    for (let i = 0; i < values.length; i++) body += freshnessJson(values[i]!) + pieces[i + 2]!;
     const scope: RenderedAnswer['scope'] = { freshness: values[0]! };
     if (t.status !== undefined) scope.status = t.status;
     if (t.etag) scope.etag = t.etag(t.version, values);
@@ -77,7 +77,10 @@ function cut(body: string, timed: TimedAnswer): string[] | undefined {
   let at = g + generated.length - 1;
   const memo = new Map<FreshnessBasis, Freshness>();
   for (const basis of timed.freshness) {
-    const text = JSON.stringify(freshnessAt(basis, timed.now, memo));
+    const value = freshnessAt(basis, timed.now, memo);
+    const text = JSON.stringify(value);
+    // The per-request rendering must be JSON.stringify's (its strings are ISO times and enum names, nothing to escape).
+    if (freshnessJson(value) !== text) return undefined;
     const f = body.indexOf(text, at);
     if (f === -1) return undefined;
     pieces.push(body.slice(at, f));
@@ -85,6 +88,12 @@ function cut(body: string, timed: TimedAnswer): string[] | undefined {
   }
   pieces.push(body.slice(at));
   return pieces;
+}
+
+/** JSON.stringify of a freshness value, without its generic walk (re-timing renders hundreds per list answer). */
+function freshnessJson(f: Freshness): string {
+  const reason = f.staleReason === null ? 'null' : `"${f.staleReason}"`;
+  return `{"asOf":"${f.asOf}","freshnessMs":${f.freshnessMs},"stale":${f.stale},"staleReason":${reason},"sourceStatus":"${f.sourceStatus}"}`;
 }
 
 /** The bases with each snapshot time's ISO text kept, so re-timing does not format it again. */
