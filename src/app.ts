@@ -43,6 +43,7 @@ import { yogaLogging } from './http/yoga-logging.js';
 import { PublicFastPath, type ErrorMasking } from './http/public-fast-path.js';
 import { requestContext } from './http/request-context.js';
 import { RenderedAnswers } from './http/rendered-answers.js';
+import { answerVersion } from './http/answer-version.js';
 import { AnswerEncoder } from './http/answer-encoding.js';
 import { ExecutionControls } from './controls/execution-controls.js';
 import { WalletSessions } from './auth/wallet-sessions.js';
@@ -162,6 +163,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     sharedControls: new SharedControls(controls, protocols, stores.controlsChannel, logger),
     sharedState: stores.sharedState,
     cursors: new CursorCodec(config.cursorSecret),
+    answerVersion: answerVersion(reader, protocols, stores.sharedState),
   };
 
   // Shared by Yoga's plugins and the public fast path (createServer), so both decide alike.
@@ -176,7 +178,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
   };
   // Below both the public fast path and the Sofa path: answers rendered once per snapshot version, and their br/gzip.
   const answers = new RenderedAnswers(
-    () => reader.version(),
+    () => services.answerVersion(),
     () => clock.now(),
   );
   const encoder = new AnswerEncoder();

@@ -17,6 +17,9 @@ const PATHS = [
   '/api/v1/public/markets/NOPE',
   '/api/v1/public/markets/BTC/orderbook',
   '/api/v1/public/data/markets.json',
+  '/api/v1/public/status',
+  '/api/v1/public/protocols/paper-perps',
+  '/api/v1/public/data/protocols.json',
 ];
 
 const answer = vi.spyOn(RenderedAnswers.prototype, 'answer');
@@ -91,6 +94,20 @@ describe('answers rendered once per snapshot version', () => {
     expect(servedRendered()).toBe(false);
     expect(JSON.parse(after.body).freshness.asOf).not.toBe(JSON.parse(before.body).freshness.asOf);
     expect(JSON.parse(after.body).freshness.freshnessMs).toBe(0);
+  });
+
+  it('renders again after an operator changes a certification', async () => {
+    const path = '/api/v1/public/protocols/paper-perps';
+    const before = await text(fast, path);
+    const action = fast.app.services.protocols.get('paper-perps')!.actions[0]!;
+    const state = action.certification === 'certified' ? 'disabled' : 'certified';
+    fast.app.services.protocols.setCertification('paper-perps', action.id, state, new Date(fast.clock.now()).toISOString());
+    answer.mockClear();
+    const after = await text(fast, path);
+    expect(servedRendered()).toBe(false);
+    expect(after.body).not.toBe(before.body);
+    const executed = await text(fast, `${path}?after-change=1`);
+    expect(after.body).toBe(executed.body);
   });
 
   it("changes the mirror's ETag exactly when the snapshot version or a stale flag changes, and answers 304 until then", async () => {

@@ -24,11 +24,11 @@ export function publicEnvelope<T>(ctx: GatewayContext, data: T, freshness: Fresh
 /** How an envelope's freshness values depend on time (see TimedAnswer): the envelope's basis first, then those of its data, in body order. */
 export interface EnvelopeTiming {
   /** The snapshot cache's version, read before the data (undefined: not versioned, rendered every time). */
-  version: number | undefined;
+  version: string | undefined;
   now: number;
   freshness: FreshnessBasis[];
   /** A mirror's ETag from the version (when known) and the freshness values at `now`. */
-  etag?: (version: number | undefined, freshness: readonly Freshness[]) => string;
+  etag?: (version: string | undefined, freshness: readonly Freshness[]) => string;
 }
 
 /**

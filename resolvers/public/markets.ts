@@ -12,7 +12,7 @@ export async function marketsEnvelope(ctx: GatewayContext, options: { mirror: bo
   const { reader, clock } = ctx.services;
   const now = clock.now();
   // Read before the data: an answer is reused only while no write came after this version.
-  const version = reader.version();
+  const version = ctx.services.answerVersion();
   const { views, missing } = await reader.views(reader.directory.markets, now);
   const parts = views.map((v) => viewFreshnessBasis(v.asOfMs, v.freshness.sourceStatus));
   const list: FreshnessBasis = { parts: missing.length > 0 ? [...parts, NO_SNAPSHOT] : parts, fallback: NO_SNAPSHOT };
@@ -26,7 +26,7 @@ export async function marketsEnvelope(ctx: GatewayContext, options: { mirror: bo
  * stale flag does; without a local version, a digest of every market's snapshot, status and stale flag.
  */
 function mirrorEtag(views: readonly MarketView[]) {
-  return (version: number | undefined, freshness: readonly Freshness[]) =>
+  return (version: string | undefined, freshness: readonly Freshness[]) =>
     version === undefined
       ? snapshotEtag(views.flatMap((v) => [v.id, v.asOfMs, v.freshness.sourceStatus, v.freshness.stale]))
       : versionEtag(version, freshness.filter((f) => f.stale).length);
@@ -36,7 +36,7 @@ function mirrorEtag(views: readonly MarketView[]) {
 export async function marketEnvelope(ctx: GatewayContext, asset: string): Promise<PublicEnvelope<MarketView | null>> {
   const { reader, clock } = ctx.services;
   const now = clock.now();
-  const version = reader.version();
+  const version = ctx.services.answerVersion();
   const market = reader.directory.resolve(asset);
   if (!market) return timedEnvelope(ctx, null, { version, now, freshness: [{ missing: 'not_found', sourceStatus: 'unknown' }] }, 404);
   const view = await reader.view(market, now);

@@ -17,7 +17,7 @@ export async function orderBookEnvelope(
   const { reader, clock } = ctx.services;
   const now = clock.now();
   // Read before the data: an answer is reused only while no write came after this version.
-  const version = reader.version();
+  const version = ctx.services.answerVersion();
   const market = reader.directory.resolve(asset);
   if (!market || !market.hasOrderBook) {
     throw new GatewayError(404, codes.notAvailable, `No public order book for '${asset}'.`, {

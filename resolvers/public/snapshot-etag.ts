@@ -12,6 +12,6 @@ export function snapshotEtag(parts: readonly (string | number | boolean | null)[
 const PROCESS_TAG = randomBytes(6).toString('base64url');
 
 /** Weak validator from the snapshot cache's version, not from the bytes: `stale` is how many stale values the answer carries. */
-export function versionEtag(version: number, stale: number): string {
+export function versionEtag(version: string, stale: number): string {
   return `W/"${PROCESS_TAG}.${version}.${stale}"`;
 }

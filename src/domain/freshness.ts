@@ -53,8 +53,13 @@ export function combineFreshness(parts: Freshness[], fallback: Freshness): Fresh
 
 /** Freshness of what a source last delivered: its last success, aged; missing when it never answered. */
 export function sourceFreshness(health: SourceHealth | undefined, now: number): Freshness {
-  if (!health?.lastSuccessAt) return missingFreshness('no_snapshot', health?.status ?? 'unknown', now);
-  return freshnessOf(health.lastSuccessAt, health.status, MAX_AGE_MS.default, now);
+  return freshnessAt(sourceFreshnessBasis(health), now);
+}
+
+/** What sourceFreshness is computed from. */
+export function sourceFreshnessBasis(health: SourceHealth | undefined): FreshnessBasis {
+  if (!health?.lastSuccessAt) return { missing: 'no_snapshot', sourceStatus: health?.status ?? 'unknown' };
+  return { asOf: health.lastSuccessAt, sourceStatus: health.status, maxAgeMs: MAX_AGE_MS.default };
 }
 
 /**

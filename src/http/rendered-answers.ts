@@ -4,7 +4,7 @@ import type { RequestScope, TimedAnswer } from './request-scope.js';
 
 /** One route answer's body cut around its time-dependent values, valid while the snapshot version stands. */
 interface Template {
-  version: number;
+  version: string;
   /** The body's text between the values: before `generatedAt`, after it, then after each freshness value. */
   pieces: string[];
   freshness: FreshnessBasis[];
@@ -32,7 +32,7 @@ export class RenderedAnswers {
   private readonly templates = new Map<string, Template>();
 
   constructor(
-    private readonly version: () => number | undefined,
+    private readonly version: () => string | undefined,
     private readonly now: () => number,
   ) {}
 

@@ -29,11 +29,11 @@ export interface RequestScope {
  * appears, the envelope's first) depend on the instant.
  */
 export interface TimedAnswer {
-  version: number;
+  version: string;
   now: number;
   freshness: FreshnessBasis[];
   /** A mirror's ETag, from the version and the freshness values at the instant of the answer. */
-  etag?: (version: number, freshness: readonly Freshness[]) => string;
+  etag?: (version: string, freshness: readonly Freshness[]) => string;
 }
 
 const scopes = new AsyncLocalStorage<RequestScope>();
