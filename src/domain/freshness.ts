@@ -34,7 +34,10 @@ export function missingFreshness(reason: 'not_found' | 'no_snapshot', sourceStat
 
 /** Freshness of an aggregate: as old as its oldest part, stale if any part is. */
 export function combineFreshness(parts: Freshness[], fallback: Freshness): Freshness {
-  if (parts.length === 0) return fallback;
+  return parts.length === 0 ? fallback : combineParts(parts);
+}
+
+function combineParts(parts: Freshness[]): Freshness {
   let oldest = parts[0]!;
   let stalePart: Freshness | undefined;
   for (const p of parts) {
@@ -84,11 +87,9 @@ export function freshnessAt(basis: FreshnessBasis, now: number, memo?: Map<Fresh
   let f: Freshness;
   if ('asOf' in basis) f = agedFreshness(basis.asOfIso ?? new Date(basis.asOf).toISOString(), basis.asOf, basis.sourceStatus, basis.maxAgeMs, now);
   else if ('missing' in basis) f = missingFreshness(basis.missing, basis.sourceStatus, now);
-  else
-    f = combineFreshness(
-      basis.parts.map((p) => freshnessAt(p, now, memo)),
-      freshnessAt(basis.fallback, now, memo),
-    );
+  // The fallback only counts without parts: not computed (an ISO time of `now`) otherwise.
+  else if (basis.parts.length === 0) f = freshnessAt(basis.fallback, now, memo);
+  else f = combineParts(basis.parts.map((p) => freshnessAt(p, now, memo)));
   memo?.set(basis, f);
   return f;
 }
