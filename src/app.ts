@@ -42,6 +42,9 @@ import { DashboardAssets } from './http/dashboard-assets.js';
 import { yogaLogging } from './http/yoga-logging.js';
 import { PublicFastPath, type ErrorMasking } from './http/public-fast-path.js';
 import { requestContext } from './http/request-context.js';
+import { RenderedAnswers } from './http/rendered-answers.js';
+import { answerVersion } from './http/answer-version.js';
+import { AnswerEncoder } from './http/answer-encoding.js';
 import { ExecutionControls } from './controls/execution-controls.js';
 import { WalletSessions } from './auth/wallet-sessions.js';
 import { OperatorAccess } from './controls/operator-access.js';
@@ -161,6 +164,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     sharedControls: new SharedControls(controls, protocols, stores.controlsChannel, logger),
     sharedState: stores.sharedState,
     cursors: new CursorCodec(config.cursorSecret),
+    answerVersion: answerVersion(reader, protocols, stores.sharedState),
   };
 
   // Shared by Yoga's plugins and the public fast path (createServer), so both decide alike.
@@ -173,7 +177,13 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     logger,
     onRejected: (policy) => metrics?.rateLimitRejection(policy),
   };
-  const sofaRoutes = useSofaRoutes({ contract: services.contract, logger });
+  // Below both the public fast path and the Sofa path: answers rendered once per snapshot version, and their br/gzip.
+  const answers = new RenderedAnswers(
+    () => services.answerVersion(),
+    () => clock.now(),
+  );
+  const encoder = new AnswerEncoder();
+  const sofaRoutes = useSofaRoutes({ contract: services.contract, logger, answers, encoder });
 
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema: buildSchema(),
@@ -249,7 +259,9 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     createServer() {
       const sofa = sofaRoutes.currentSofa();
       const fastPath =
-        config.publicFastPath && sofa ? new PublicFastPath({ services, routes: ROUTES, sofa, rateLimits, masking: yogaMasking(yoga), logger }) : undefined;
+        config.publicFastPath && sofa
+          ? new PublicFastPath({ services, routes: ROUTES, sofa, rateLimits, masking: yogaMasking(yoga), logger, answers, encoder })
+          : undefined;
       const readiness = { state: lifecycle, sharedState: stores.sharedState, ping: () => stores.ping(), healthBySource: () => reader.healthBySource() };
       metrics = new GatewayMetrics({ ...readiness, openSockets: () => ws.openSockets(), now: () => clock.now(), events });
       const edge = new ServerEdge({

@@ -1,8 +1,8 @@
-import { combineFreshness, missingFreshness, sourceFreshness } from '../../src/domain/freshness.js';
+import { sourceFreshnessBasis, type FreshnessBasis } from '../../src/domain/freshness.js';
 import { unknownHealth, type SourceHealth } from '../../src/domain/source-health.js';
 import type { SharedStateStatus } from '../../src/domain/shared-state.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
-import { publicEnvelope, type PublicEnvelope } from './envelope.js';
+import { timedEnvelope, type PublicEnvelope } from './envelope.js';
 
 export interface GatewayStatus {
   mode: string;
@@ -22,6 +22,8 @@ export interface GatewayStatus {
 export async function statusEnvelope(ctx: GatewayContext): Promise<PublicEnvelope<GatewayStatus>> {
   const { reader, clock, protocols, config } = ctx.services;
   const now = clock.now();
+  // Read before the data: an answer is reused only while nothing changed after this version.
+  const version = ctx.services.answerVersion();
   const markets = reader.directory.markets;
   const [snapshots, books, health] = await Promise.all([
     reader.snapshots(markets.map((m) => m.id)),
@@ -31,10 +33,7 @@ export async function statusEnvelope(ctx: GatewayContext): Promise<PublicEnvelop
   const times = snapshots.filter((s) => s !== undefined).map((s) => s.receivedAt);
   const sourceIds = [...new Set(markets.map((m) => m.sourceId))];
   const sources = sourceIds.map((id) => ({ ...(health.get(id) ?? unknownHealth(id)), markets: reader.directory.ofSource(id).length }));
-  const freshness = combineFreshness(
-    sources.map((s) => sourceFreshness(s, now)),
-    missingFreshness('no_snapshot', 'unknown', now),
-  );
+  const freshness: FreshnessBasis = { parts: sources.map((s) => sourceFreshnessBasis(s)), fallback: { missing: 'no_snapshot', sourceStatus: 'unknown' } };
   const status: GatewayStatus = {
     mode: config.mode,
     cache: {
@@ -48,5 +47,5 @@ export async function statusEnvelope(ctx: GatewayContext): Promise<PublicEnvelop
     counts: { markets: markets.length, protocols: protocols.publicProtocols().length },
     sharedState: ctx.services.sharedState.status(),
   };
-  return publicEnvelope(ctx, status, freshness, now);
+  return timedEnvelope(ctx, status, { version, now, freshness: [freshness] });
 }

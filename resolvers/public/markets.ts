@@ -1,30 +1,50 @@
-import { combineFreshness, missingFreshness } from '../../src/domain/freshness.js';
+import { type Freshness, type FreshnessBasis } from '../../src/domain/freshness.js';
+import { viewFreshnessBasis } from '../../src/market-data/market-reader.js';
 import type { MarketView } from '../../src/market-data/market-view.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
-import { publicEnvelope, type PublicEnvelope } from './envelope.js';
-import { snapshotEtag } from './snapshot-etag.js';
+import { timedEnvelope, type PublicEnvelope } from './envelope.js';
+import { snapshotEtag, versionEtag } from './snapshot-etag.js';
+
+const NO_SNAPSHOT: FreshnessBasis = { missing: 'no_snapshot', sourceStatus: 'unknown' };
 
 /** Every listed market with a snapshot; the list is as fresh as its oldest market. */
 export async function marketsEnvelope(ctx: GatewayContext, options: { mirror: boolean }): Promise<PublicEnvelope<MarketView[]>> {
   const { reader, clock } = ctx.services;
   const now = clock.now();
+  // Read before the data: an answer is reused only while no write came after this version.
+  const version = ctx.services.answerVersion();
   const { views, missing } = await reader.views(reader.directory.markets, now);
-  const parts = views.map((v) => v.freshness);
-  if (missing.length > 0) parts.push(missingFreshness('no_snapshot', 'unknown', now));
-  const freshness = combineFreshness(parts, missingFreshness('no_snapshot', 'unknown', now));
-  if (options.mirror && ctx.http) {
-    ctx.http.etag = snapshotEtag(views.flatMap((v) => [v.id, v.asOfMs, v.freshness.sourceStatus, v.freshness.stale]));
-  }
-  return publicEnvelope(ctx, views, freshness, now);
+  const parts = views.map((v) => viewFreshnessBasis(v.asOfMs, v.freshness.sourceStatus));
+  const list: FreshnessBasis = { parts: missing.length > 0 ? [...parts, NO_SNAPSHOT] : parts, fallback: NO_SNAPSHOT };
+  const etag = options.mirror ? mirrorEtag(views) : undefined;
+  return timedEnvelope(ctx, views, { version, now, freshness: [list, ...parts], ...(etag ? { etag } : {}) });
+}
+
+/**
+ * The mirror's weak validator: from the snapshot version and how many of its values are stale
+ * (which only grows while the version stands), so it changes exactly when the snapshot or a
+ * stale flag does; without a local version, a digest of every market's snapshot, status and stale flag.
+ */
+function mirrorEtag(views: readonly MarketView[]) {
+  return (version: string | undefined, freshness: readonly Freshness[]) =>
+    version === undefined
+      ? snapshotEtag(views.flatMap((v) => [v.id, v.asOfMs, v.freshness.sourceStatus, v.freshness.stale]))
+      : versionEtag(version, freshness.filter((f) => f.stale).length);
 }
 
 /** One market by id or symbol; unknown is a stale not-found envelope with status 404 (spec). */
 export async function marketEnvelope(ctx: GatewayContext, asset: string): Promise<PublicEnvelope<MarketView | null>> {
   const { reader, clock } = ctx.services;
   const now = clock.now();
+  const version = ctx.services.answerVersion();
   const market = reader.directory.resolve(asset);
-  if (!market) return publicEnvelope(ctx, null, missingFreshness('not_found', 'unknown', now), now, 404);
+  if (!market) return timedEnvelope(ctx, null, { version, now, freshness: [{ missing: 'not_found', sourceStatus: 'unknown' }] }, 404);
   const view = await reader.view(market, now);
-  if (!view) return publicEnvelope(ctx, null, missingFreshness('no_snapshot', await reader.sourceStatus(market.sourceId), now), now);
-  return publicEnvelope(ctx, view, view.freshness, now);
+  if (!view) {
+    const sourceStatus = await reader.sourceStatus(market.sourceId);
+    return timedEnvelope(ctx, null, { version, now, freshness: [{ missing: 'no_snapshot', sourceStatus }] });
+  }
+  const basis = viewFreshnessBasis(view.asOfMs, view.freshness.sourceStatus);
+  // The envelope's freshness and the market's are the same value, rendered twice.
+  return timedEnvelope(ctx, view, { version, now, freshness: [basis, basis] });
 }

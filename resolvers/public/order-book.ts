@@ -1,7 +1,7 @@
 import { GatewayError } from '../../src/errors/gateway-error.js';
-import { orderBookView, type OrderBookView } from '../../src/market-data/order-book-view.js';
+import { orderBookFreshnessBasis, orderBookView, type OrderBookView } from '../../src/market-data/order-book-view.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
-import { publicEnvelope, type PublicEnvelope } from './envelope.js';
+import { timedEnvelope, type PublicEnvelope } from './envelope.js';
 
 /**
  * Spec, Order book rules: from the snapshot cache only; 404 when the market is unknown or has
@@ -16,6 +16,8 @@ export async function orderBookEnvelope(
 ): Promise<PublicEnvelope<Omit<OrderBookView, 'freshness'>>> {
   const { reader, clock } = ctx.services;
   const now = clock.now();
+  // Read before the data: an answer is reused only while no write came after this version.
+  const version = ctx.services.answerVersion();
   const market = reader.directory.resolve(asset);
   if (!market || !market.hasOrderBook) {
     throw new GatewayError(404, codes.notAvailable, `No public order book for '${asset}'.`, {
@@ -32,6 +34,6 @@ export async function orderBookEnvelope(
       nextAction: 'Retry with jitter; do not treat stale data as a trade signal.',
     });
   }
-  const { freshness, ...view } = orderBookView(market, book, status, now);
-  return publicEnvelope(ctx, view, freshness, now);
+  const { freshness: _freshness, ...view } = orderBookView(market, book, status, now);
+  return timedEnvelope(ctx, view, { version, now, freshness: [orderBookFreshnessBasis(book, status)] });
 }

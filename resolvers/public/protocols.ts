@@ -1,10 +1,10 @@
-import { combineFreshness, missingFreshness, sourceFreshness } from '../../src/domain/freshness.js';
+import { sourceFreshnessBasis, type Freshness, type FreshnessBasis } from '../../src/domain/freshness.js';
 import type { SourceHealth, SourceStatus } from '../../src/domain/source-health.js';
 import { GatewayError } from '../../src/errors/gateway-error.js';
 import type { ActionDefinition, CertificationState, ProtocolDefinition, ProtocolKind } from '../../src/protocols/protocol.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
-import { publicEnvelope, type PublicEnvelope } from './envelope.js';
-import { snapshotEtag } from './snapshot-etag.js';
+import { timedEnvelope, type PublicEnvelope } from './envelope.js';
+import { snapshotEtag, versionEtag } from './snapshot-etag.js';
 
 export type Availability = 'available' | 'degraded' | 'unavailable' | 'restricted';
 
@@ -78,8 +78,9 @@ export async function protocolEnvelope(ctx: GatewayContext, id: string): Promise
     });
   }
   const now = ctx.services.clock.now();
+  const version = ctx.services.answerVersion();
   const health = await ctx.services.reader.sourceHealth(p.sourceId);
-  return publicEnvelope(ctx, publicView(ctx, p, health), sourceFreshness(health, now), now);
+  return timedEnvelope(ctx, publicView(ctx, p, health), { version, now, freshness: [sourceFreshnessBasis(health)] });
 }
 
 /** Every public protocol's view, from one health read (graph fields). */
@@ -90,15 +91,19 @@ export async function publicProtocolViews(ctx: GatewayContext): Promise<PublicPr
 
 export async function protocolsEnvelope(ctx: GatewayContext): Promise<PublicEnvelope<PublicProtocol[]>> {
   const now = ctx.services.clock.now();
+  // Read before the data: an answer is reused only while nothing changed after this version.
+  const version = ctx.services.answerVersion();
   const health = await ctx.services.reader.healthBySource();
   const protocols = ctx.services.protocols.publicProtocols();
   const views = protocols.map((p) => publicView(ctx, p, health.get(p.sourceId)));
-  const freshness = combineFreshness(
-    protocols.map((p) => sourceFreshness(health.get(p.sourceId), now)),
-    missingFreshness('no_snapshot', 'unknown', now),
-  );
-  if (ctx.http) {
-    ctx.http.etag = snapshotEtag([JSON.stringify(views), ...protocols.map((p) => `${health.get(p.sourceId)?.lastSuccessAt}`), freshness.stale]);
-  }
-  return publicEnvelope(ctx, views, freshness, now);
+  const freshness: FreshnessBasis = {
+    parts: protocols.map((p) => sourceFreshnessBasis(health.get(p.sourceId))),
+    fallback: { missing: 'no_snapshot', sourceStatus: 'unknown' },
+  };
+  // The mirror's weak validator: from the version and the stale flag; without a version, a digest of the views and sources.
+  const etag = (v: string | undefined, values: readonly Freshness[]) =>
+    v === undefined
+      ? snapshotEtag([JSON.stringify(views), ...protocols.map((p) => `${health.get(p.sourceId)?.lastSuccessAt}`), values[0]!.stale])
+      : versionEtag(v, values[0]!.stale ? 1 : 0);
+  return timedEnvelope(ctx, views, { version, now, freshness: [freshness], etag });
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /**
  * Weak validator of a mirror: changes when any snapshot, source status or stale flag changes,
@@ -6,4 +6,12 @@ import { createHash } from 'node:crypto';
  */
 export function snapshotEtag(parts: readonly (string | number | boolean | null)[]): string {
   return `W/"${createHash('sha1').update(parts.join('|')).digest('base64url').slice(0, 22)}"`;
+}
+
+/** Tells this process's versions from another's (a restarted gateway counts from 0 again). */
+const PROCESS_TAG = randomBytes(6).toString('base64url');
+
+/** Weak validator from the snapshot cache's version, not from the bytes: `stale` is how many stale values the answer carries. */
+export function versionEtag(version: string, stale: number): string {
+  return `W/"${PROCESS_TAG}.${version}.${stale}"`;
 }

@@ -18,7 +18,7 @@ const env = z.object({
   REDIS_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(2_000),
   /** On SIGTERM/SIGINT: how long in-flight requests may take to finish before their connections are closed. */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
-  /** One access-log line per request (pino-http); `false` turns it off. */
+  /** One access-log line per request (src/http/access-log.ts); `false` turns it off. */
   GATEWAY_ACCESS_LOG: z.enum(['true', 'false']).default('true'),
   /** Bearer token GET /metrics requires; unset leaves /metrics open (keep it off the public network). */
   GATEWAY_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),

@@ -18,9 +18,13 @@ export type StaleReason = 'max_age_exceeded' | 'source_down' | 'no_snapshot' | '
  * Stale when older than `maxAgeMs` or when its source is down.
  */
 export function freshnessOf(asOf: number, sourceStatus: SourceStatus, maxAgeMs: number, now: number): Freshness {
+  return agedFreshness(new Date(asOf).toISOString(), asOf, sourceStatus, maxAgeMs, now);
+}
+
+function agedFreshness(asOfIso: string, asOf: number, sourceStatus: SourceStatus, maxAgeMs: number, now: number): Freshness {
   const freshnessMs = Math.max(0, now - asOf);
   const staleReason: StaleReason | null = sourceStatus === 'down' ? 'source_down' : freshnessMs > maxAgeMs ? 'max_age_exceeded' : null;
-  return { asOf: new Date(asOf).toISOString(), freshnessMs, stale: staleReason !== null, staleReason, sourceStatus };
+  return { asOf: asOfIso, freshnessMs, stale: staleReason !== null, staleReason, sourceStatus };
 }
 
 /** Freshness of a response that has no data behind it (unknown market, never ingested). */
@@ -30,7 +34,10 @@ export function missingFreshness(reason: 'not_found' | 'no_snapshot', sourceStat
 
 /** Freshness of an aggregate: as old as its oldest part, stale if any part is. */
 export function combineFreshness(parts: Freshness[], fallback: Freshness): Freshness {
-  if (parts.length === 0) return fallback;
+  return parts.length === 0 ? fallback : combineParts(parts);
+}
+
+function combineParts(parts: Freshness[]): Freshness {
   let oldest = parts[0]!;
   let stalePart: Freshness | undefined;
   for (const p of parts) {
@@ -49,6 +56,40 @@ export function combineFreshness(parts: Freshness[], fallback: Freshness): Fresh
 
 /** Freshness of what a source last delivered: its last success, aged; missing when it never answered. */
 export function sourceFreshness(health: SourceHealth | undefined, now: number): Freshness {
-  if (!health?.lastSuccessAt) return missingFreshness('no_snapshot', health?.status ?? 'unknown', now);
-  return freshnessOf(health.lastSuccessAt, health.status, MAX_AGE_MS.default, now);
+  return freshnessAt(sourceFreshnessBasis(health), now);
+}
+
+/** What sourceFreshness is computed from. */
+export function sourceFreshnessBasis(health: SourceHealth | undefined): FreshnessBasis {
+  if (!health?.lastSuccessAt) return { missing: 'no_snapshot', sourceStatus: health?.status ?? 'unknown' };
+  return { asOf: health.lastSuccessAt, sourceStatus: health.status, maxAgeMs: MAX_AGE_MS.default };
+}
+
+/**
+ * What a freshness is computed from, without the instant: the same value at any `now` through
+ * `freshnessAt`. A response rendered once per snapshot version keeps these and recomputes only
+ * its freshness per request.
+ */
+export type FreshnessBasis =
+  /** `asOfIso`, when set, is `asOf` as toISOString gives it (kept by a basis reused across requests). */
+  | { asOf: number; sourceStatus: SourceStatus; maxAgeMs: number; asOfIso?: string }
+  | { missing: 'not_found' | 'no_snapshot'; sourceStatus: SourceStatus }
+  | { parts: FreshnessBasis[]; fallback: FreshnessBasis };
+
+/**
+ * The freshness of a basis at `now` (freshnessOf, missingFreshness or combineFreshness of its
+ * parts). `memo` shares one computation per basis object within one instant (an aggregate and
+ * its parts in the same answer).
+ */
+export function freshnessAt(basis: FreshnessBasis, now: number, memo?: Map<FreshnessBasis, Freshness>): Freshness {
+  const known = memo?.get(basis);
+  if (known) return known;
+  let f: Freshness;
+  if ('asOf' in basis) f = agedFreshness(basis.asOfIso ?? new Date(basis.asOf).toISOString(), basis.asOf, basis.sourceStatus, basis.maxAgeMs, now);
+  else if ('missing' in basis) f = missingFreshness(basis.missing, basis.sourceStatus, now);
+  // The fallback only counts without parts: not computed (an ISO time of `now`) otherwise.
+  else if (basis.parts.length === 0) f = freshnessAt(basis.fallback, now, memo);
+  else f = combineParts(basis.parts.map((p) => freshnessAt(p, now, memo)));
+  memo?.set(basis, f);
+  return f;
 }

@@ -41,4 +41,6 @@ export interface AppServices {
   sharedState: SharedState;
   /** Signs and checks page cursors (GATEWAY_CURSOR_SECRET). */
   cursors: CursorCodec;
+  /** What public answers depend on besides the instant (answer-version.ts); undefined where not versioned. */
+  answerVersion(): string | undefined;
 }

@@ -19,6 +19,8 @@ import { sofaGetVariables, sofaQueryDocument } from './sofa-operation.js';
 import { checkRateLimit, rateLimitHeaders, type RateLimitOptions } from './use-rate-limits.js';
 import { PUBLIC_CORS } from './cors-policy.js';
 import type { GatewaySofa } from './use-sofa-routes.js';
+import type { RenderedAnswers } from './rendered-answers.js';
+import { answerHeaders, type AnswerEncoder } from './answer-encoding.js';
 
 /** Yoga's error masking (its `maskedErrorsOpts`), applied to execution errors as its envelop plugin does for Sofa. */
 export interface ErrorMasking {
@@ -36,6 +38,10 @@ export interface PublicFastPathOptions {
   /** null when Yoga does not mask errors. */
   masking: ErrorMasking | null;
   logger: Logger;
+  /** Answers rendered once per snapshot version, shared with the Sofa path. */
+  answers: RenderedAnswers;
+  /** br/gzip of public answers, shared with the Sofa path. */
+  encoder: AnswerEncoder;
 }
 
 interface PublicOperation {
@@ -139,22 +145,32 @@ export class PublicFastPath {
     if (rate.rejection) return this.writeError(res, requestId, rate.rejection, cors);
     const limits = rate.decision ? rateLimitHeaders(rate.decision) : {};
 
-    const outcome = await this.execute(req, requestId, op, params);
-    if ('error' in outcome) return this.writeError(res, requestId, outcome.error, { ...cors, ...limits });
-    const head = finishHead(route, outcome.scope, 200, req.headers['if-none-match']);
+    // The same URL answered at the same snapshot version: the remembered body, re-timed (RenderedAnswers).
+    const key = req.url!;
+    const rendered = this.options.answers.answer(key);
+    let body: string;
+    let scope: RequestScope;
+    if (rendered) {
+      body = rendered.body;
+      scope = { requestId, route, ...rendered.scope };
+    } else {
+      const outcome = await this.execute(req, requestId, op, params);
+      if ('error' in outcome) return this.writeError(res, requestId, outcome.error, { ...cors, ...limits });
+      ({ body, scope } = outcome);
+      this.options.answers.remember(key, body, scope);
+    }
+    const head = finishHead(route, scope, 200, req.headers['if-none-match']);
+    const encoded = this.options.encoder.encode(key, body, req.headers['accept-encoding']);
+    const headers = answerHeaders({ 'x-request-id': requestId, ...head.headers }, cors, encoded.headers, limits);
     if (head.notModified) {
-      res.writeHead(304, { 'x-request-id': requestId, ...head.headers, ...cors, ...limits });
+      delete headers['content-encoding'];
+      res.writeHead(304, headers);
       return void res.end();
     }
-    res.writeHead(head.status, {
-      'x-request-id': requestId,
-      'content-type': JSON_TYPE,
-      'content-length': Buffer.byteLength(outcome.body),
-      ...head.headers,
-      ...cors,
-      ...limits,
-    });
-    res.end(outcome.body);
+    headers['content-type'] = JSON_TYPE;
+    headers['content-length'] = String(Buffer.byteLength(encoded.body));
+    res.writeHead(head.status, headers);
+    res.end(encoded.body);
   }
 
   /** What Sofa's route handler does for a GET: variables, context, execute, `data[field]` or the error handler. */

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Freshness } from '../domain/freshness.js';
+import type { Freshness, FreshnessBasis } from '../domain/freshness.js';
 import type { RouteSpec } from '../contract/route-spec.js';
 import type { RequestAuth } from '../auth/authenticator.js';
 
@@ -17,8 +17,23 @@ export interface RequestScope {
   etag?: string;
   /** Extra response headers a resolver decided (Idempotent-Replayed). */
   headers?: Record<string, string>;
+  /** Set by a resolver whose answer depends only on the snapshot version and the instant (see RenderedAnswers). */
+  timed?: TimedAnswer;
   /** The request's credential, once the edge has resolved it (auth first); resolvers reuse it and the access log names the key. */
   auth?: RequestAuth;
+}
+
+/**
+ * How an answer depends on time: it was computed at `now` from the snapshot cache at `version`,
+ * and within the body only `generatedAt` and these freshness values (in the order their JSON
+ * appears, the envelope's first) depend on the instant.
+ */
+export interface TimedAnswer {
+  version: string;
+  now: number;
+  freshness: FreshnessBasis[];
+  /** A mirror's ETag, from the version and the freshness values at the instant of the answer. */
+  etag?: (version: string, freshness: readonly Freshness[]) => string;
 }
 
 const scopes = new AsyncLocalStorage<RequestScope>();

@@ -6,7 +6,9 @@ import { restSchemaOf } from './rest-schema.js';
 import type { ContractDocuments } from '../contract/contract-documents.js';
 import { ROUTES, sofaPath } from '../contract/route-registry.js';
 import { finishHead } from './finish-head.js';
-import { currentScope } from './request-scope.js';
+import { currentScope, type RequestScope } from './request-scope.js';
+import type { RenderedAnswers } from './rendered-answers.js';
+import { answerHeaders, type AnswerEncoder } from './answer-encoding.js';
 import { sofaErrorHandler } from './sofa-error-handler.js';
 import { DECIMAL_PATTERN } from '../domain/validators.js';
 
@@ -21,6 +23,10 @@ export type GatewaySofa = ReturnType<typeof createSofa>;
 export interface SofaRoutesOptions {
   contract: ContractDocuments;
   logger: Logger;
+  /** Answers rendered once per snapshot version, shared with the public fast path. */
+  answers: RenderedAnswers;
+  /** br/gzip of public answers, shared with the public fast path. */
+  encoder: AnswerEncoder;
 }
 
 /**
@@ -75,32 +81,84 @@ export function useSofaRoutes(options: SofaRoutesOptions): Plugin & { currentSof
     },
     onRequest({ request, serverContext, url, endResponse, fetchAPI }) {
       if (!url.pathname.startsWith('/api/') || !router) return;
+      const scope = currentScope();
+      const answering = scope?.route && isPublicGet(scope, request) ? { scope, key: url.pathname + url.search } : undefined;
+      // The same URL answered at the same snapshot version: the remembered body, re-timed (RenderedAnswers), as on the fast path.
+      const rendered = answering && options.answers.answer(answering.key);
+      if (rendered && answering) {
+        Object.assign(answering.scope, rendered.scope);
+        const response = new fetchAPI.Response(rendered.body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } });
+        return mapMaybePromise(finish(request, response, fetchAPI, options, answering.key), endResponse);
+      }
       return mapMaybePromise(router.handle(request, serverContext as never), (response) => {
-        if (response) return mapMaybePromise(finish(request, response as Response, fetchAPI), endResponse);
+        if (response) return mapMaybePromise(finish(request, response as Response, fetchAPI, options, answering?.key, !rendered), endResponse);
       });
+    },
+    onResponse({ request, response }) {
+      // Yoga's CORS sets `Vary: Origin` over the answer's own Vary: keep Accept-Encoding in it.
+      if (!NEGOTIATED.has(request)) return;
+      const vary = response.headers.get('vary');
+      if (!vary) response.headers.set('vary', 'Accept-Encoding');
+      else if (!/accept-encoding/i.test(vary)) response.headers.set('vary', `${vary}, Accept-Encoding`);
     },
   };
 }
 
+/** Public GET requests whose answer was negotiated (AnswerEncoder). */
+const NEGOTIATED = new WeakSet<Request>();
+
+function isPublicGet(scope: RequestScope, request: Request): boolean {
+  return scope.route?.visibility === 'public' && scope.route.method === 'GET' && request.method === 'GET';
+}
+
 /**
- * Envelope status, Cache-Control, resolver headers, ETag and 304 on a 2xx answer (see finishHead).
- * Headers are set on Sofa's response itself and a changed status rebuilds it from its text, so the
- * body stays a string the server adapter writes in one call, never a stream piped to the socket.
+ * Envelope status, Cache-Control, resolver headers, ETag and 304 on a 2xx answer (see finishHead),
+ * and for a public GET its br/gzip encoding (AnswerEncoder), after remembering an executed body
+ * for its snapshot version (RenderedAnswers), as the public fast path does.
+ * Headers are set on Sofa's response itself and a changed body or status rebuilds it from its text, so the
+ * body stays a string or bytes the server adapter writes in one call, never a stream piped to the socket.
  */
-function finish(request: Request, response: Response, fetchAPI: { Response: typeof Response; Headers: typeof Headers }): Response | Promise<Response> {
+function finish(
+  request: Request,
+  response: Response,
+  fetchAPI: { Response: typeof Response; Headers: typeof Headers },
+  options: SofaRoutesOptions,
+  key: string | undefined,
+  executed = false,
+): Response | Promise<Response> {
   const { Response, Headers } = fetchAPI;
   const scope = currentScope();
   const route = scope?.route;
   if (!scope || !route || response.status >= 400) return response;
-  const head = finishHead(route, scope, response.status, request.headers.get('if-none-match'));
-  if (head.notModified) {
-    const headers = new Headers(response.headers);
-    for (const [name, value] of Object.entries(head.headers)) headers.set(name, value);
-    headers.delete('content-type');
-    headers.delete('content-length');
-    return new Response(null, { status: 304, headers });
+  if (key === undefined) {
+    const head = finishHead(route, scope, response.status, request.headers.get('if-none-match'));
+    if (head.notModified) return notModified(response, head.headers, Response, Headers);
+    for (const [name, value] of Object.entries(head.headers)) response.headers.set(name, value);
+    if (head.status === response.status) return response;
+    return response.text().then((body) => new Response(body, { status: head.status, headers: response.headers }));
   }
-  for (const [name, value] of Object.entries(head.headers)) response.headers.set(name, value);
-  if (head.status === response.status) return response;
-  return response.text().then((body) => new Response(body, { status: head.status, headers: response.headers }));
+  NEGOTIATED.add(request);
+  return response.text().then((body) => {
+    if (executed) options.answers.remember(key, body, scope);
+    const head = finishHead(route, scope, response.status, request.headers.get('if-none-match'));
+    const encoded = options.encoder.encode(key, body, request.headers.get('accept-encoding'));
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => (headers[name] = value));
+    const answer = answerHeaders(headers, head.headers, encoded.headers);
+    delete answer['content-length'];
+    if (head.notModified) {
+      delete answer['content-encoding'];
+      delete answer['content-type'];
+      return new Response(null, { status: 304, headers: answer });
+    }
+    return new Response(encoded.body as BodyInit, { status: head.status, headers: answer });
+  });
+}
+
+function notModified(response: Response, extra: Record<string, string>, Response: typeof globalThis.Response, Headers: typeof globalThis.Headers): Response {
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+  headers.delete('content-type');
+  headers.delete('content-length');
+  return new Response(null, { status: 304, headers });
 }

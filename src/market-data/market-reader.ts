@@ -1,4 +1,4 @@
-import { freshnessOf, MAX_AGE_MS, missingFreshness } from '../domain/freshness.js';
+import { freshnessAt, MAX_AGE_MS, missingFreshness, type FreshnessBasis } from '../domain/freshness.js';
 import type { MarketDefinition, MarketSnapshot, OrderBookSnapshot } from '../domain/market.js';
 import type { SourceHealth, SourceStatus } from '../domain/source-health.js';
 import type { Clock } from '../domain/clock.js';
@@ -13,6 +13,11 @@ export class MarketReader {
     private readonly cache: SnapshotCache,
     private readonly clock: Clock,
   ) {}
+
+  /** The snapshot cache's version: changes with every write, undefined where it is not local (see SnapshotCache). */
+  version(): number | undefined {
+    return this.cache.version();
+  }
 
   /** The latest snapshots of several markets, in the order asked (undefined where none yet). */
   snapshots(marketIds: readonly string[]): Promise<(MarketSnapshot | undefined)[]> {
@@ -46,7 +51,7 @@ export class MarketReader {
       if (!s) return void missing.push(m);
       const record = recordOf(m, s);
       const status = health.get(m.sourceId)?.status ?? 'unknown';
-      views.push({ ...record, freshness: freshnessOf(record.asOfMs, status, MAX_AGE_MS.default, now) });
+      views.push({ ...record, freshness: freshnessAt(viewFreshnessBasis(record.asOfMs, status), now) });
     });
     return { views, missing };
   }
@@ -70,4 +75,9 @@ export class MarketReader {
   async freshness(m: MarketDefinition, now = this.clock.now()): Promise<MarketFreshness> {
     return (await this.freshnessOf([m], now))[0]!;
   }
+}
+
+/** What a market view's freshness is computed from: its snapshot time and source status, aged against the default max age. */
+export function viewFreshnessBasis(asOfMs: number, sourceStatus: SourceStatus): FreshnessBasis {
+  return { asOf: asOfMs, sourceStatus, maxAgeMs: MAX_AGE_MS.default };
 }

@@ -1,4 +1,4 @@
-import { freshnessOf, MAX_AGE_MS, type Freshness } from '../domain/freshness.js';
+import { freshnessAt, MAX_AGE_MS, type Freshness, type FreshnessBasis } from '../domain/freshness.js';
 import type { MarketDefinition, OrderBookLevel, OrderBookSnapshot } from '../domain/market.js';
 import type { SourceStatus } from '../domain/source-health.js';
 import { snapshotTime } from './market-view.js';
@@ -28,6 +28,11 @@ export function orderBookView(m: MarketDefinition, book: OrderBookSnapshot, stat
     asset: m.asset,
     ...sides,
     depth: Math.max(sides.bids.length, sides.asks.length),
-    freshness: freshnessOf(snapshotTime(book), status, MAX_AGE_MS.orderBook, now),
+    freshness: freshnessAt(orderBookFreshnessBasis(book, status), now),
   };
+}
+
+/** What a book's freshness is computed from: its snapshot time and source status, aged against the order-book max age. */
+export function orderBookFreshnessBasis(book: OrderBookSnapshot, status: SourceStatus): FreshnessBasis {
+  return { asOf: snapshotTime(book), sourceStatus: status, maxAgeMs: MAX_AGE_MS.orderBook };
 }

@@ -14,4 +14,10 @@ export interface SnapshotCache {
   putSourceHealth(health: SourceHealth): Promise<void>;
   getSourceHealth(sourceId: string): Promise<SourceHealth | undefined>;
   listSourceHealth(): Promise<SourceHealth[]>;
+  /**
+   * A number that changes with every write (markets, books, health), read synchronously, so a
+   * response rendered from the cache can be reused until it changes; undefined where writes
+   * arrive from other processes (Redis), which then render every response.
+   */
+  version(): number | undefined;
 }

@@ -4,6 +4,13 @@ import { isPublic, type CertificationState, type ProtocolDefinition } from './pr
 export class ProtocolRegistry {
   private readonly byId: Map<string, ProtocolDefinition>;
 
+  private changes = 0;
+
+  /** Changes with every operator decision (public answers rendered from the registry are kept until it does). */
+  get revision(): number {
+    return this.changes;
+  }
+
   constructor(protocols: readonly ProtocolDefinition[]) {
     this.byId = new Map(protocols.map((p) => [p.id, structuredClone(p)]));
   }
@@ -35,6 +42,7 @@ export class ProtocolRegistry {
     const action = this.byId.get(protocolId)?.actions.find((a) => a.id === actionId);
     if (!action) throw new Error(`no action ${protocolId}/${actionId}`);
     action.certification = state;
+    this.changes += 1;
     action.certifiedAt = state === 'certified' ? at : null;
   }
 

@@ -6,9 +6,15 @@ export class MemorySnapshotCache implements SnapshotCache {
   private readonly markets = new Map<string, MarketSnapshot>();
   private readonly books = new Map<string, OrderBookSnapshot>();
   private readonly health = new Map<string, SourceHealth>();
+  private writes = 0;
+
+  version(): number {
+    return this.writes;
+  }
 
   async putMarket(snapshot: MarketSnapshot): Promise<void> {
     this.markets.set(snapshot.marketId, snapshot);
+    this.writes++;
   }
   async getMarket(marketId: string): Promise<MarketSnapshot | undefined> {
     return this.markets.get(marketId);
@@ -18,12 +24,14 @@ export class MemorySnapshotCache implements SnapshotCache {
   }
   async putOrderBook(book: OrderBookSnapshot): Promise<void> {
     this.books.set(book.marketId, book);
+    this.writes++;
   }
   async getOrderBook(marketId: string): Promise<OrderBookSnapshot | undefined> {
     return this.books.get(marketId);
   }
   async putSourceHealth(health: SourceHealth): Promise<void> {
     this.health.set(health.sourceId, health);
+    this.writes++;
   }
   async getSourceHealth(sourceId: string): Promise<SourceHealth | undefined> {
     return this.health.get(sourceId);

@@ -51,6 +51,10 @@ export class RedisSnapshotCache implements SnapshotCache {
   private readonly fenceKey: string;
   private readonly fencingToken: () => number | undefined;
 
+  /** Writes come from the leading replica: no local version, every read renders. */
+  version(): undefined {
+    return undefined;
+  }
   constructor(
     private readonly redis: RedisConnection,
     options: RedisSnapshotCacheOptions = {},

@@ -1,0 +1,82 @@
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+export type Coding = 'br' | 'gzip';
+
+/** Bodies below this are sent as they are: compressing them saves less than it costs. */
+export const COMPRESS_MIN_BYTES = 1024;
+/** Brotli at a middle quality: near gzip's speed, smaller output; answers change every millisecond. */
+const BROTLI_QUALITY = 4;
+const GZIP_LEVEL = 6;
+const MEMO_LIMIT = 2_000;
+
+/**
+ * The coding a public answer is sent with: br, else gzip, when Accept-Encoding lists it with a
+ * non-zero weight (RFC 9110 §12.5.3; `*` counts for both), else none (identity).
+ */
+export function negotiateCoding(acceptEncoding: string | null | undefined): Coding | undefined {
+  if (!acceptEncoding) return undefined;
+  let br = false;
+  let gzip = false;
+  for (const part of acceptEncoding.split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (q !== undefined && !(Number(q.slice(2)) > 0)) continue;
+    if (name === 'br' || name === '*') br = true;
+    if (name === 'gzip' || name === 'x-gzip' || name === '*') gzip = true;
+  }
+  return br ? 'br' : gzip ? 'gzip' : undefined;
+}
+
+/** A public answer as sent: the body (encoded or not) and the headers that say so. */
+export interface EncodedAnswer {
+  body: string | Buffer;
+  headers: Record<string, string>;
+}
+
+/**
+ * Encodes public GET answers for both the fast path and the Sofa path. The last encoding of each
+ * URL and coding is kept: an answer's bytes are the same for every request at one snapshot
+ * version and instant (see RenderedAnswers), so concurrent requests share one compression.
+ */
+export class AnswerEncoder {
+  private readonly memo = new Map<string, { body: string; encoded: Buffer }>();
+
+  encode(key: string, body: string, acceptEncoding: string | null | undefined): EncodedAnswer {
+    const coding = body.length >= COMPRESS_MIN_BYTES ? negotiateCoding(acceptEncoding) : undefined;
+    if (!coding) return { body, headers: { vary: 'Accept-Encoding' } };
+    const memoKey = `${coding} ${key}`;
+    const last = this.memo.get(memoKey);
+    let encoded: Buffer;
+    if (last && last.body === body) encoded = last.encoded;
+    else {
+      encoded = compress(body, coding);
+      if (this.memo.size >= MEMO_LIMIT) this.memo.clear();
+      this.memo.set(memoKey, { body, encoded });
+    }
+    return { body: encoded, headers: { vary: 'Accept-Encoding', 'content-encoding': coding } };
+  }
+}
+
+function compress(body: string, coding: Coding): Buffer {
+  const input = Buffer.from(body);
+  return coding === 'br'
+    ? brotliCompressSync(input, {
+        params: {
+          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+          [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+          [constants.BROTLI_PARAM_SIZE_HINT]: input.length,
+        },
+      })
+    : gzipSync(input, { level: GZIP_LEVEL });
+}
+
+/** Header records merged in order, later ones winning, except `vary`, whose values are joined. */
+export function answerHeaders(...records: Record<string, string>[]): Record<string, string> {
+  const merged: Record<string, string> = {};
+  for (const record of records) {
+    for (const [name, value] of Object.entries(record)) {
+      merged[name] = name === 'vary' && merged.vary && !merged.vary.toLowerCase().includes(value.toLowerCase()) ? `${merged.vary}, ${value}` : value;
+    }
+  }
+  return merged;
+}

@@ -1,0 +1,113 @@
+import { freshnessAt, type Freshness, type FreshnessBasis } from '../domain/freshness.js';
+import { isoOfEpochMs } from '../domain/rfc3339.js';
+import type { RequestScope, TimedAnswer } from './request-scope.js';
+
+/** One route answer's body cut around its time-dependent values, valid while the snapshot version stands. */
+interface Template {
+  version: string;
+  /** The body's text between the values: before `generatedAt`, after it, then after each freshness value. */
+  pieces: string[];
+  freshness: FreshnessBasis[];
+  status: number | undefined;
+  etag: TimedAnswer['etag'];
+}
+
+/** A re-timed answer: its body and what finishHead reads (freshness, status, ETag). */
+export interface RenderedAnswer {
+  body: string;
+  scope: Pick<RequestScope, 'freshness' | 'status' | 'etag'>;
+}
+
+const TEMPLATE_LIMIT = 5_000;
+
+/**
+ * Public answers rendered once per snapshot version, below both the public fast path and the Sofa
+ * path: an answer whose resolver recorded how it depends on time (`scope.timed`) is remembered as
+ * its executed body, cut at `generatedAt` and at each freshness value; until the snapshot cache
+ * changes, a request for the same URL gets that body with those values computed for its own
+ * instant (freshnessAt, the resolvers' own function), and everything else as executed. A body in
+ * which the values are not found where the resolver said is not remembered (it is executed each time).
+ */
+export class RenderedAnswers {
+  private readonly templates = new Map<string, Template>();
+
+  constructor(
+    private readonly version: () => string | undefined,
+    private readonly now: () => number,
+  ) {}
+
+  /** The answer for `key` at this instant, when one was remembered at the current version. */
+  answer(key: string): RenderedAnswer | undefined {
+    const t = this.templates.get(key);
+    if (!t) return undefined;
+    if (t.version !== this.version()) {
+      this.templates.delete(key);
+      return undefined;
+    }
+    const now = this.now();
+    const memo = new Map<FreshnessBasis, Freshness>();
+    const values = t.freshness.map((b) => freshnessAt(b, now, memo));
+    const { pieces } = t;
+    let body = pieces[0]! + isoOfEpochMs(now) + pieces[1]!;
+    for (let i = 0; i < values.length; i++) body += freshnessJson(values[i]!) + pieces[i + 2]!;
+    const scope: RenderedAnswer['scope'] = { freshness: values[0]! };
+    if (t.status !== undefined) scope.status = t.status;
+    if (t.etag) scope.etag = t.etag(t.version, values);
+    return { body, scope };
+  }
+
+  /** Remembers an executed 2xx answer whose resolver recorded its timing; returns whether it could. */
+  remember(key: string, body: string, scope: RequestScope): boolean {
+    const timed = scope.timed;
+    if (!timed || timed.version !== this.version()) return false;
+    const pieces = cut(body, timed);
+    if (!pieces) return false;
+    if (this.templates.size >= TEMPLATE_LIMIT) this.templates.clear();
+    this.templates.set(key, { version: timed.version, pieces, freshness: withIso(timed.freshness), status: scope.status, etag: timed.etag });
+    return true;
+  }
+}
+
+/** The body cut around `"generatedAt":"…"` and each freshness value's JSON, in order; undefined where one is not found. */
+function cut(body: string, timed: TimedAnswer): string[] | undefined {
+  const generated = `"generatedAt":"${isoOfEpochMs(timed.now)}"`;
+  const g = body.indexOf(generated);
+  if (g === -1) return undefined;
+  const pieces = [body.slice(0, g + '"generatedAt":"'.length)];
+  let at = g + generated.length - 1;
+  const memo = new Map<FreshnessBasis, Freshness>();
+  for (const basis of timed.freshness) {
+    const value = freshnessAt(basis, timed.now, memo);
+    const text = JSON.stringify(value);
+    // The per-request rendering must be JSON.stringify's (its strings are ISO times and enum names, nothing to escape).
+    if (freshnessJson(value) !== text) return undefined;
+    const f = body.indexOf(text, at);
+    if (f === -1) return undefined;
+    pieces.push(body.slice(at, f));
+    at = f + text.length;
+  }
+  pieces.push(body.slice(at));
+  return pieces;
+}
+
+/** JSON.stringify of a freshness value, without its generic walk (re-timing renders hundreds per list answer). */
+function freshnessJson(f: Freshness): string {
+  const reason = f.staleReason === null ? 'null' : `"${f.staleReason}"`;
+  return `{"asOf":"${f.asOf}","freshnessMs":${f.freshnessMs},"stale":${f.stale},"staleReason":${reason},"sourceStatus":"${f.sourceStatus}"}`;
+}
+
+/** The bases with each snapshot time's ISO text kept, so re-timing does not format it again. */
+function withIso(bases: FreshnessBasis[]): FreshnessBasis[] {
+  const seen = new Set<FreshnessBasis>();
+  const visit = (b: FreshnessBasis) => {
+    if (seen.has(b)) return;
+    seen.add(b);
+    if ('asOf' in b) b.asOfIso ??= new Date(b.asOf).toISOString();
+    else if ('parts' in b) {
+      b.parts.forEach(visit);
+      visit(b.fallback);
+    }
+  };
+  bases.forEach(visit);
+  return bases;
+}

@@ -1,0 +1,165 @@
+import { request as httpRequest } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { RenderedAnswers } from '../src/http/rendered-answers.js';
+import { startGateway, type TestGateway } from './support/gateway.js';
+
+/**
+ * Public answers rendered once per snapshot version (src/http/rendered-answers.ts) and their
+ * br/gzip (src/http/answer-encoding.ts), through real HTTP: a re-timed answer is byte for byte the
+ * answer the resolvers would execute at that instant, on the fast path and on Sofa alike.
+ */
+const NOW = Date.parse('2026-11-18T17:00:30.000Z');
+const IDENTITY = { 'accept-encoding': 'identity' };
+const PATHS = [
+  '/api/v1/public/markets',
+  '/api/v1/public/markets/BTC',
+  '/api/v1/public/markets/NOPE',
+  '/api/v1/public/markets/BTC/orderbook',
+  '/api/v1/public/data/markets.json',
+  '/api/v1/public/status',
+  '/api/v1/public/protocols/paper-perps',
+  '/api/v1/public/data/protocols.json',
+];
+
+const answer = vi.spyOn(RenderedAnswers.prototype, 'answer');
+
+let fast: TestGateway;
+let sofa: TestGateway;
+beforeAll(async () => {
+  [fast, sofa] = await Promise.all([startGateway({}, NOW), startGateway({ publicFastPath: false }, NOW)]);
+});
+afterAll(async () => {
+  await Promise.all([fast?.close(), sofa?.close()]);
+  answer.mockRestore();
+});
+
+async function text(gw: TestGateway, path: string): Promise<{ status: number; body: string; headers: Headers }> {
+  const res = await gw.get(path, { headers: IDENTITY });
+  return { status: res.status, body: await res.text(), headers: res.headers };
+}
+
+/** The raw bytes and headers of one answer (fetch would decode them). */
+function raw(gw: TestGateway, path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(gw.baseUrl + path, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const servedRendered = () => answer.mock.results.some((r) => r.type === 'return' && r.value !== undefined);
+
+describe('answers rendered once per snapshot version', () => {
+  it('re-times a remembered answer to exactly what the resolvers execute at that instant, on both paths', async () => {
+    for (const path of PATHS) {
+      const first = await text(fast, path);
+      expect((await text(sofa, path)).body).toBe(first.body);
+    }
+    // Within the order book's 5 s and the markets' 60 s, across both, and long after.
+    let i = 0;
+    for (const step of [1, 1_233, 2_766, 1_001, 54_000, 999, 2, 60_000]) {
+      fast.clock.advance(step);
+      sofa.clock.advance(step);
+      for (const path of PATHS) {
+        i += 1;
+        answer.mockClear();
+        const hit = await text(fast, path);
+        expect(servedRendered()).toBe(true);
+        // A URL never asked before is executed: the resolvers' answer at this instant.
+        const executed = await text(fast, `${path}?fresh=${i}`);
+        expect(hit.status).toBe(executed.status);
+        expect(hit.body).toBe(executed.body);
+        expect(hit.headers.get('cache-control')).toBe(executed.headers.get('cache-control'));
+        answer.mockClear();
+        const viaSofa = await text(sofa, path);
+        expect(servedRendered()).toBe(true);
+        expect(viaSofa.body).toBe(hit.body);
+        expect(viaSofa.headers.get('cache-control')).toBe(hit.headers.get('cache-control'));
+        expect(viaSofa.headers.get('etag')).toBe(hit.headers.get('etag'));
+      }
+    }
+  });
+
+  it('renders again after a write to the snapshot cache', async () => {
+    const before = await text(fast, '/api/v1/public/markets/BTC');
+    fast.clock.advance(1_000);
+    await fast.app.services.ingest.pollAll();
+    answer.mockClear();
+    const after = await text(fast, '/api/v1/public/markets/BTC');
+    expect(servedRendered()).toBe(false);
+    expect(JSON.parse(after.body).freshness.asOf).not.toBe(JSON.parse(before.body).freshness.asOf);
+    expect(JSON.parse(after.body).freshness.freshnessMs).toBe(0);
+  });
+
+  it('renders again after an operator changes a certification', async () => {
+    const path = '/api/v1/public/protocols/paper-perps';
+    const before = await text(fast, path);
+    const action = fast.app.services.protocols.get('paper-perps')!.actions[0]!;
+    const state = action.certification === 'certified' ? 'disabled' : 'certified';
+    fast.app.services.protocols.setCertification('paper-perps', action.id, state, new Date(fast.clock.now()).toISOString());
+    answer.mockClear();
+    const after = await text(fast, path);
+    expect(servedRendered()).toBe(false);
+    expect(after.body).not.toBe(before.body);
+    const executed = await text(fast, `${path}?after-change=1`);
+    expect(after.body).toBe(executed.body);
+  });
+
+  it("changes the mirror's ETag exactly when the snapshot version or a stale flag changes, and answers 304 until then", async () => {
+    const path = '/api/v1/public/data/markets.json';
+    await fast.app.services.ingest.pollAll();
+    const first = await text(fast, path);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^W\/".+"$/);
+    fast.clock.advance(20_000);
+    const later = await text(fast, path);
+    expect(later.headers.get('etag')).toBe(etag);
+    expect(later.body).not.toBe(first.body); // freshnessMs moved; the validator is weak
+    expect((await fast.get(path, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    // Past the max age the markets go stale: a new validator, without any write.
+    fast.clock.advance(41_000);
+    const stale = await text(fast, path);
+    expect(JSON.parse(stale.body).freshness.stale).toBe(true);
+    expect(stale.headers.get('etag')).not.toBe(etag);
+    // A write: a new validator, and the old one no longer matches.
+    await fast.app.services.ingest.pollAll();
+    const written = await text(fast, path);
+    expect(written.headers.get('etag')).not.toBe(stale.headers.get('etag'));
+    expect(written.headers.get('etag')).not.toBe(etag);
+    expect((await fast.get(path, { headers: { 'if-none-match': stale.headers.get('etag')! } })).status).toBe(200);
+    expect((await fast.get(path, { headers: { 'if-none-match': written.headers.get('etag')! } })).status).toBe(304);
+  });
+
+  it('negotiates br and gzip for bodies from 1 KB, decoding to the identity bytes, on both paths', async () => {
+    for (const gw of [fast, sofa]) {
+      for (const path of ['/api/v1/public/markets', '/api/v1/public/openapi.public.json', '/api/v1/public/markets/BTC/orderbook']) {
+        const identity = await raw(gw, path, IDENTITY);
+        expect(identity.headers['content-encoding']).toBeUndefined();
+        expect(identity.headers.vary).toMatch(/Accept-Encoding/);
+        for (const [accept, coding, decode] of [
+          ['br', 'br', brotliDecompressSync],
+          ['gzip, deflate', 'gzip', gunzipSync],
+          ['gzip;q=1, br;q=0', 'gzip', gunzipSync],
+          ['*', 'br', brotliDecompressSync],
+        ] as const) {
+          const encoded = await raw(gw, path, { 'accept-encoding': accept });
+          expect(encoded.status).toBe(200);
+          expect(encoded.headers['content-encoding']).toBe(coding);
+          expect(encoded.headers.vary).toMatch(/Accept-Encoding/);
+          expect(Number(encoded.headers['content-length'])).toBe(encoded.body.length);
+          expect(decode(encoded.body).toString()).toBe(identity.body.toString());
+        }
+        expect((await raw(gw, path, { 'accept-encoding': 'br;q=0, gzip;q=0' })).headers['content-encoding']).toBeUndefined();
+      }
+      // Under 1 KB: as it is.
+      const small = await raw(gw, '/api/v1/public/markets/BTC', { 'accept-encoding': 'br, gzip' });
+      expect(small.body.length).toBeLessThan(1024);
+      expect(small.headers['content-encoding']).toBeUndefined();
+    }
+  });
+});
