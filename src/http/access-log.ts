@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
 import type { RequestScope } from './request-scope.js';
 
 /** What the edge notes on a request before anything else sees it. */
@@ -15,34 +16,62 @@ export interface EdgeTags {
 export type TaggedRequest = IncomingMessage & { gatewayEdge?: EdgeTags };
 
 /**
- * One line per finished request: request id, method, URL, route template, status and duration
- * (`request completed`; `request failed` at error level for a 5xx or a connection closed before
- * the answer ended). Headers are never logged, so no API key, session token or signature can
- * appear. Written from the values the edge already has, and nothing is built when the line's
- * level is off (LOG_LEVEL=warn).
+ * One line per finished request (pino-http): request id, method, URL, route template, status and
+ * duration (`request completed`; `request failed` at error level for a 5xx or a connection closed
+ * before the answer ended). Headers are never logged, so no API key, session token or signature
+ * can appear. When the info level is off (LOG_LEVEL=warn) no per-request logger is built: only
+ * failed requests are written, in the same shape, from the values the edge already has.
  */
 export function accessLog(logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+  return logger.isLevelEnabled('info') ? pinoAccessLog(logger) : failuresOnly(logger);
+}
+
+function pinoAccessLog(logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+  return pinoHttp({
+    logger,
+    customAttributeKeys: { reqId: 'requestId' },
+    quietReqLogger: true,
+    wrapSerializers: false,
+    serializers: {
+      req: (req: TaggedRequest) => requestFields(req),
+      res: (res: ServerResponse) => ({ statusCode: res.statusCode, ...principalOf((res.req as TaggedRequest | undefined)?.gatewayEdge?.scope) }),
+    },
+    redact: ['req.headers', 'res.headers'],
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    customSuccessMessage: () => 'request completed',
+    customErrorMessage: () => 'request failed',
+  });
+}
+
+function failuresOnly(logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const started = performance.now();
     const done = () => {
       res.off('close', done);
       res.off('finish', done);
       const aborted = !res.writableFinished;
-      const failed = aborted || res.statusCode >= 500;
-      const level = failed ? 'error' : 'info';
-      if (!logger.isLevelEnabled(level)) return;
+      if (!(aborted || res.statusCode >= 500) || !logger.isLevelEnabled('error')) return;
       const edge = (req as TaggedRequest).gatewayEdge;
       const line = {
         requestId: edge?.scope.requestId,
-        req: { method: edge?.receivedMethod ?? req.method, url: req.url, route: edge?.route ?? 'unmatched', remoteAddress: req.socket?.remoteAddress },
+        req: requestFields(req as TaggedRequest),
         res: { statusCode: res.statusCode, ...principalOf(edge?.scope) },
         responseTime: Math.round(performance.now() - started),
         ...(aborted ? { err: { message: 'request aborted' } } : {}),
       };
-      logger[level](line, failed ? 'request failed' : 'request completed');
+      logger.error(line, 'request failed');
     };
     res.on('finish', done);
     res.on('close', done);
+  };
+}
+
+function requestFields(req: TaggedRequest) {
+  return {
+    method: req.gatewayEdge?.receivedMethod ?? req.method,
+    url: req.url,
+    route: req.gatewayEdge?.route ?? 'unmatched',
+    remoteAddress: req.socket?.remoteAddress,
   };
 }
 
