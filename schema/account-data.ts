@@ -3,6 +3,7 @@ import { portfolioEnvelope, type Portfolio, type PortfolioBalance } from '../res
 import { protocolIntelligenceEnvelope, type ProtocolIntelligence } from '../resolvers/data/protocol-intelligence.js';
 import { orderBookEnvelope } from '../resolvers/public/order-book.js';
 import { builder } from './builder.js';
+import { ProtocolKindEnum } from './closed-sets.js';
 import { SourceStatusEnum } from './freshness.js';
 import { envelopeType } from './envelope.js';
 import { OrderBookEnvelope } from './order-book.js';
@@ -47,7 +48,7 @@ const ProtocolIntelligenceRef = builder.objectRef<ProtocolIntelligence>('Protoco
   fields: (t) => ({
     protocolId: t.exposeString('protocolId'),
     name: t.exposeString('name'),
-    kind: t.exposeString('kind'),
+    kind: t.field({ type: ProtocolKindEnum, resolve: (p) => p.kind }),
     sourceStatus: t.field({ type: SourceStatusEnum, resolve: (p) => p.sourceStatus }),
     consecutiveFailures: t.exposeInt('consecutiveFailures'),
     lastSuccessAt: t.field({ type: 'DateTime', nullable: true, resolve: (p) => p.lastSuccessAt }),

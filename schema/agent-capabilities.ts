@@ -1,17 +1,18 @@
 import { capabilitiesEnvelope, type ActionCapability, type Capabilities, type GateBlock, type ProtocolCapability } from '../resolvers/agent/capabilities.js';
 import { workflowNodesEnvelope, type WorkflowNode, type WorkflowNodes } from '../resolvers/agent/workflow-nodes.js';
 import { builder } from './builder.js';
+import { BlockingGateEnum, GateCodeEnum, ProtocolKindEnum, WorkflowNodeKindEnum } from './closed-sets.js';
 import { envelopeType } from './envelope.js';
 import { SourceStatusEnum } from './freshness.js';
 import { CertificationStateEnum } from './protocol.js';
 
-const GateBlockRef = builder.objectRef<GateBlock | { gate: string; reason: string; code?: string }>('GateBlock').implement({
+const GateBlockRef = builder.objectRef<GateBlock | WorkflowNode['blockedBy'][number]>('GateBlock').implement({
   description:
     'A gate that blocks an action right now, in gate order: the first is what a submission would meet first. `gate` is the internal gate name, `check` the check within it; `code` the error a submission would get.',
   fields: (t) => ({
-    gate: t.exposeString('gate'),
+    gate: t.field({ type: BlockingGateEnum, resolve: (g) => g.gate }),
     check: t.string({ nullable: true, resolve: (g) => ('check' in g ? g.check : null) }),
-    code: t.string({ nullable: true, resolve: (g) => ('code' in g ? (g.code ?? null) : null) }),
+    code: t.field({ type: GateCodeEnum, nullable: true, resolve: (g) => ('code' in g ? g.code : null) }),
     reason: t.exposeString('reason'),
   }),
 });
@@ -27,7 +28,9 @@ const AllowedRef = builder.objectRef<ActionCapability['allowed']>('AllowedNow').
 const ActionCapabilityRef = builder.objectRef<ActionCapability>('ActionCapability').implement({
   fields: (t) => ({
     protocol: t.exposeString('protocol'),
-    action: t.exposeString('action'),
+    action: t.exposeString('action', {
+      description: 'A GraphQL String, not an enum: action ids are protocol-registry data, and a hidden or newly configured id must still serialize.',
+    }),
     name: t.exposeString('name'),
     certification: t.field({ type: CertificationStateEnum, resolve: (a) => a.certification }),
     requiredScopes: t.field({ type: ScopesByModeRef, resolve: (a) => a.requiredScopes }),
@@ -42,7 +45,7 @@ const ProtocolCapabilityRef = builder.objectRef<ProtocolCapability>('ProtocolCap
   fields: (t) => ({
     id: t.exposeString('id'),
     name: t.exposeString('name'),
-    kind: t.exposeString('kind'),
+    kind: t.field({ type: ProtocolKindEnum, resolve: (p) => p.kind }),
     sourceStatus: t.field({ type: SourceStatusEnum, resolve: (p) => p.sourceStatus }),
     actions: t.field({ type: [ActionCapabilityRef], resolve: (p) => p.actions }),
   }),
@@ -76,7 +79,7 @@ const RouteRefType = builder.objectRef<{ method: string; path: string }>('RouteR
 const WorkflowNodeRef = builder.objectRef<WorkflowNode>('WorkflowNode').implement({
   fields: (t) => ({
     id: t.exposeString('id'),
-    kind: t.exposeString('kind', { description: 'trigger, data, preview, approval or execute.' }),
+    kind: t.field({ type: WorkflowNodeKindEnum, description: 'trigger, data, preview, approval or execute.', resolve: (n) => n.kind }),
     title: t.exposeString('title'),
     description: t.exposeString('description'),
     route: t.field({ type: RouteRefType, nullable: true, resolve: (n) => n.route }),

@@ -7,7 +7,9 @@ export const AgentSessionRef = builder.objectRef<AgentSession>('AgentSession').i
     id: t.exposeString('id'),
     apiKeyId: t.exposeString('apiKeyId'),
     protocols: t.exposeStringList('protocols'),
-    actions: t.exposeStringList('actions'),
+    actions: t.exposeStringList('actions', {
+      description: 'GraphQL Strings, not an enum: action ids are protocol-registry data, and a hidden or newly configured id must still serialize.',
+    }),
     assets: t.exposeStringList('assets'),
     maxOrderNotional: t.field({ type: 'Decimal', resolve: (s) => s.maxOrderNotional }),
     maxPeriodNotional: t.field({ type: 'Decimal', resolve: (s) => s.maxPeriodNotional }),

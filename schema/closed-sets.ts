@@ -1,4 +1,7 @@
-import { APPROVAL_STATES } from '../src/execution/execution-types.js';
+import { STEP_BLOCKS, WORKFLOW_NODE_KINDS } from '../resolvers/agent/workflow-nodes.js';
+import { APPROVAL_STATES, PRINCIPAL_KINDS } from '../src/execution/execution-types.js';
+import { GATE_CODES, GATE_NAMES, GATE_STATUSES } from '../src/execution/gate-verdict.js';
+import { PROTOCOL_KINDS } from '../src/protocols/protocol.js';
 import { builder } from './builder.js';
 
 /** Closed sets the graph carries as enums (values are the wire strings, unchanged). */
@@ -8,4 +11,23 @@ export const PositionSideEnum = builder.enumType('PositionSide', { description: 
 export const CacheWarmthEnum = builder.enumType('CacheWarmth', {
   description: 'warm: every market has a snapshot; partial: some; cold: none.',
   values: ['warm', 'partial', 'cold'] as const,
+});
+export const ProtocolKindEnum = builder.enumType('ProtocolKind', { values: PROTOCOL_KINDS });
+export const GateNameEnum = builder.enumType('GateName', {
+  description: 'The execution gates, in the order a submission meets them (internal names).',
+  values: GATE_NAMES,
+});
+export const GateStatusEnum = builder.enumType('GateStatus', {
+  description: 'pass, block, or not_evaluated when an earlier gate blocks.',
+  values: GATE_STATUSES,
+});
+export const GateCodeEnum = builder.enumType('GateCode', { description: 'Public error codes of the execution gates.', values: GATE_CODES });
+export const WorkflowNodeKindEnum = builder.enumType('WorkflowNodeKind', {
+  description: 'trigger, data, preview, approval or execute.',
+  values: WORKFLOW_NODE_KINDS,
+});
+export const PrincipalKindEnum = builder.enumType('PrincipalKind', { description: 'Who submitted: a wallet session or an API key.', values: PRINCIPAL_KINDS });
+export const BlockingGateEnum = builder.enumType('BlockingGate', {
+  description: 'What blocks an action or a workflow step: an execution gate, or a missing scope, wallet session or agent session.',
+  values: [...GATE_NAMES, ...STEP_BLOCKS] as const,
 });

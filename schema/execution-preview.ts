@@ -4,7 +4,7 @@ import type { StoredPreview } from '../src/execution/stored-preview.js';
 import type { Quote } from '../src/execution/venues/execution-venue.js';
 import { previewExecution } from '../resolvers/execution/previews.js';
 import { builder } from './builder.js';
-import { OrderSideEnum } from './closed-sets.js';
+import { GateCodeEnum, GateNameEnum, GateStatusEnum, OrderSideEnum } from './closed-sets.js';
 import { instructionArgs } from './execution-inputs.js';
 
 const TokenAmountRef = builder.objectRef<TokenAmount>('TokenAmount').implement({
@@ -41,9 +41,9 @@ const QuoteRef = builder.objectRef<Quote>('Quote').implement({
 
 const GateVerdictRef = builder.objectRef<GateVerdict>('GateVerdict').implement({
   fields: (t) => ({
-    gate: t.exposeString('gate', { description: 'feature_flag, certification, venue, authority, quote, balance or idempotency.' }),
-    status: t.exposeString('status', { description: 'pass, block, or not_evaluated when an earlier gate blocks.' }),
-    code: t.exposeString('code', { nullable: true, description: 'The error a submission would get now.' }),
+    gate: t.field({ type: GateNameEnum, description: 'feature_flag, certification, venue, authority, quote, balance or idempotency.', resolve: (v) => v.gate }),
+    status: t.field({ type: GateStatusEnum, description: 'pass, block, or not_evaluated when an earlier gate blocks.', resolve: (v) => v.status }),
+    code: t.field({ type: GateCodeEnum, nullable: true, description: 'The error a submission would get now.', resolve: (v) => v.code }),
     reason: t.exposeString('reason'),
   }),
 });

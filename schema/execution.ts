@@ -2,6 +2,7 @@ import type { Execution, Fill } from '../src/execution/execution-types.js';
 import { EXECUTION_STATES } from '../src/execution/execution-types.js';
 import { execute, executeScopes, executionByReference, executionOf } from '../resolvers/execution/executions.js';
 import { builder } from './builder.js';
+import { PrincipalKindEnum } from './closed-sets.js';
 import { instructionArgs } from './execution-inputs.js';
 
 /** Spec: an execution whose outcome is not yet known tells the client how to learn it. */
@@ -35,9 +36,11 @@ export const ExecutionRef = builder.objectRef<Execution & { replayed?: boolean }
     referenceId: t.exposeString('referenceId'),
     instructionHash: t.exposeString('instructionHash'),
     protocol: t.exposeString('protocol'),
-    action: t.exposeString('action'),
+    action: t.exposeString('action', {
+      description: 'A GraphQL String, not an enum: action ids are protocol-registry data, and a hidden or newly configured id must still serialize.',
+    }),
     state: t.field({ type: ExecutionStateEnum, resolve: (e) => e.state }),
-    principalKind: t.string({ resolve: (e) => e.principal.kind }),
+    principalKind: t.field({ type: PrincipalKindEnum, resolve: (e) => e.principal.kind }),
     approvalId: t.exposeString('approvalId', { nullable: true }),
     agentSessionId: t.exposeString('agentSessionId', { nullable: true }),
     fill: t.field({ type: FillRef, nullable: true, resolve: (e) => e.fill }),

@@ -1,13 +1,13 @@
 import { CERTIFICATION_STATES } from '../src/protocols/protocol.js';
 import { protocolEnvelope, protocolsEnvelope, type PublicAction, type PublicProtocol } from '../resolvers/public/protocols.js';
 import { builder } from './builder.js';
+import { ProtocolKindEnum } from './closed-sets.js';
 import { envelopeType } from './envelope.js';
 import { SourceStatusEnum } from './freshness.js';
 
 export const CertificationStateEnum = builder.enumType('CertificationState', { values: CERTIFICATION_STATES });
 const AvailabilityEnum = builder.enumType('Availability', { values: ['available', 'degraded', 'unavailable', 'restricted'] as const });
 const VisibilityEnum = builder.enumType('Visibility', { values: ['public'] as const });
-const ProtocolKindEnum = builder.enumType('ProtocolKind', { values: ['perpetuals', 'equities', 'token_swap', 'lending'] as const });
 
 const CertificationRef = builder.objectRef<PublicProtocol['certification']>('Certification').implement({
   fields: (t) => ({

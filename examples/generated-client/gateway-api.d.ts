@@ -715,7 +715,10 @@ export interface components {
         ActionCapability: {
             /** @enum {string} */
             protocol: "paper-perps" | "paper-equities" | "paper-swap" | "paper-lending";
-            /** @enum {string} */
+            /**
+             * @description A GraphQL String, not an enum: action ids are protocol-registry data, and a hidden or newly configured id must still serialize.
+             * @enum {string}
+             */
             action: "place_order" | "set_leverage" | "cross_margin_transfer" | "options_order" | "short_sale" | "swap" | "multi_hop_swap" | "supply" | "withdraw" | "borrow" | "repay" | "flash_loan";
             name: string;
             /** @enum {string} */
@@ -738,6 +741,7 @@ export interface components {
             id: string;
             apiKeyId: string;
             protocols: string[];
+            /** @description GraphQL Strings, not an enum: action ids are protocol-registry data, and a hidden or newly configured id must still serialize. */
             actions: string[];
             assets: string[];
             maxOrderNotional: string;
@@ -951,7 +955,10 @@ export interface components {
             instructionHash: string;
             /** @enum {string} */
             protocol: "paper-perps" | "paper-equities" | "paper-swap" | "paper-lending";
-            /** @enum {string} */
+            /**
+             * @description A GraphQL String, not an enum: action ids are protocol-registry data, and a hidden or newly configured id must still serialize.
+             * @enum {string}
+             */
             action: "place_order" | "set_leverage" | "cross_margin_transfer" | "options_order" | "short_sale" | "swap" | "multi_hop_swap" | "supply" | "withdraw" | "borrow" | "repay" | "flash_loan";
             /** @enum {string} */
             state: "accepted" | "submitted" | "filled" | "partially_filled" | "rejected" | "failed" | "unknown";
@@ -1062,15 +1069,19 @@ export interface components {
         };
         /** @description A gate that blocks an action right now, in gate order: the first is what a submission would meet first. `gate` is the internal gate name, `check` the check within it; `code` the error a submission would get. */
         GateBlock: {
-            gate: string;
+            /** @enum {string} */
+            gate: "feature_flag" | "certification" | "venue" | "authority" | "quote" | "balance" | "idempotency" | "scope" | "wallet_session" | "agent_session";
             check: string | null;
             /** @enum {string|null} */
             code: "EXECUTION_DISABLED" | "ACTION_NOT_CERTIFIED" | "ACTION_CANARY_ONLY" | "POLICY_DENIED" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_CONFLICT" | "QUOTE_STALE" | "POLICY_UNAVAILABLE" | "VENUE_UNHEALTHY" | null;
             reason: string;
         };
         GateVerdict: {
-            /** @description feature_flag, certification, venue, authority, quote, balance or idempotency. */
-            gate: string;
+            /**
+             * @description feature_flag, certification, venue, authority, quote, balance or idempotency.
+             * @enum {string}
+             */
+            gate: "feature_flag" | "certification" | "venue" | "authority" | "quote" | "balance" | "idempotency";
             /**
              * @description pass, block, or not_evaluated when an earlier gate blocks.
              * @enum {string}
@@ -1354,7 +1365,8 @@ export interface components {
         ProtocolCapability: {
             id: string;
             name: string;
-            kind: string;
+            /** @enum {string} */
+            kind: "perpetuals" | "equities" | "token_swap" | "lending";
             /** @enum {string} */
             sourceStatus: "healthy" | "degraded" | "down" | "unknown";
             actions: components["schemas"]["ActionCapability"][];
@@ -1372,7 +1384,8 @@ export interface components {
         ProtocolIntelligence: {
             protocolId: string;
             name: string;
-            kind: string;
+            /** @enum {string} */
+            kind: "perpetuals" | "equities" | "token_swap" | "lending";
             /** @enum {string} */
             sourceStatus: "healthy" | "degraded" | "down" | "unknown";
             /** Format: int32 */

@@ -1,8 +1,8 @@
 import type { Scope } from '../../src/auth/identity.js';
 import { combineFreshness, missingFreshness, sourceFreshness } from '../../src/domain/freshness.js';
 import type { SourceStatus } from '../../src/domain/source-health.js';
-import type { CertificationState } from '../../src/protocols/protocol.js';
-import type { GateName, GateVerdict } from '../../src/execution/gate-verdict.js';
+import type { CertificationState, ProtocolKind } from '../../src/protocols/protocol.js';
+import type { GateCode, GateName, GateVerdict } from '../../src/execution/gate-verdict.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
 
@@ -10,7 +10,7 @@ import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
 export interface GateBlock {
   gate: GateName;
   check: string | null;
-  code: string;
+  code: GateCode;
   reason: string;
 }
 
@@ -30,7 +30,7 @@ export interface ActionCapability {
 export interface ProtocolCapability {
   id: string;
   name: string;
-  kind: string;
+  kind: ProtocolKind;
   sourceStatus: SourceStatus;
   actions: ActionCapability[];
 }

@@ -7,16 +7,22 @@ import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
 import { TRIGGERS } from './trigger-schemas.js';
 
+/** What blocks a workflow step besides the execution gates. */
+export const STEP_BLOCKS = ['scope', 'wallet_session', 'agent_session'] as const;
+type StepBlock = { gate: (typeof STEP_BLOCKS)[number]; reason: string };
+
+export const WORKFLOW_NODE_KINDS = ['trigger', 'data', 'preview', 'approval', 'execute'] as const;
+
 export interface WorkflowNode {
   id: string;
-  kind: 'trigger' | 'data' | 'preview' | 'approval' | 'execute';
+  kind: (typeof WORKFLOW_NODE_KINDS)[number];
   title: string;
   description: string;
   route: { method: string; path: string } | null;
   subscription: string | null;
   requiredScopes: string[];
   available: boolean;
-  blockedBy: { gate: string; reason: string }[];
+  blockedBy: StepBlock[];
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
 }
@@ -63,8 +69,8 @@ function stepInputOf(doc: OpenApiDocument, route: RouteSpec): Record<string, unk
 }
 
 /** Why this caller cannot take a route's step now: missing scopes, or the wrong kind of principal. */
-async function blocksFor(ctx: GatewayContext, route: RouteSpec, auth: AuthResult): Promise<{ gate: string; reason: string }[]> {
-  const blocks = route.scopes
+async function blocksFor(ctx: GatewayContext, route: RouteSpec, auth: AuthResult): Promise<StepBlock[]> {
+  const blocks: StepBlock[] = route.scopes
     .filter((s) => auth.kind === 'anonymous' || !auth.scopes.has(s as never))
     .map((s) => ({ gate: 'scope', reason: `This key lacks the ${s} scope.` }));
   if (route.security === 'wallet_session' && auth.kind !== 'wallet') {

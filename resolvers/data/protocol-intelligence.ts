@@ -1,7 +1,7 @@
 import type { SourceStatus } from '../../src/domain/source-health.js';
 import { Decimal } from '../../src/domain/decimal.js';
 import { combineFreshness, missingFreshness } from '../../src/domain/freshness.js';
-import type { CertificationState } from '../../src/protocols/protocol.js';
+import type { CertificationState, ProtocolKind } from '../../src/protocols/protocol.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
 import { notFound } from '../../src/errors/error-factories.js';
@@ -9,7 +9,7 @@ import { notFound } from '../../src/errors/error-factories.js';
 export interface ProtocolIntelligence {
   protocolId: string;
   name: string;
-  kind: string;
+  kind: ProtocolKind;
   sourceStatus: SourceStatus;
   consecutiveFailures: number;
   lastSuccessAt: number | null;

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { APPROVAL_STATES, EXECUTION_STATES } from '../execution/execution-types.js';
 import { agentSessionRequestSchema } from '../execution/agent-sessions.js';
-import { GATE_STATUS } from '../execution/gate-verdict.js';
 import { instructionSchema } from '../execution/instruction.js';
 import { HISTORY_RESOLUTIONS } from '../market-data/history-limits.js';
 import { DEFAULT_PROTOCOLS } from '../protocols/default-protocols.js';
@@ -13,7 +11,6 @@ export const PROTOCOL_IDS = DEFAULT_PROTOCOLS.filter((p) => p.visibility === 'pu
 export const ACTION_IDS = [
   ...new Set(DEFAULT_PROTOCOLS.filter((p) => p.visibility === 'public').flatMap((p) => p.actions.filter((a) => a.visibility === 'public').map((a) => a.id))),
 ];
-export const GATE_CODES = Object.keys(GATE_STATUS);
 
 function fromZod(schema: z.ZodType, description: string): JsonSchema {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
@@ -47,20 +44,11 @@ export const REQUEST_SCHEMAS: Record<string, JsonSchema> = {
   ),
 };
 
-/** Closed sets the GraphQL types carry as strings: `Component.property` → its values. */
+/** Closed sets the GraphQL types carry as strings (their values are not fixed in the schema): `Component.property` → its values. GraphQL enums need no entry. */
 export const RESPONSE_ENUMS: Record<string, readonly string[]> = {
-  'Approval.state': APPROVAL_STATES,
-  'Execution.state': EXECUTION_STATES,
   'Execution.protocol': PROTOCOL_IDS,
   'Execution.action': ACTION_IDS,
-  'Execution.principalKind': ['wallet_session', 'api_key'],
   'ActionCapability.protocol': PROTOCOL_IDS,
   'ActionCapability.action': ACTION_IDS,
-  'Quote.side': ['buy', 'sell'],
-  'GateVerdict.code': GATE_CODES,
-  'GateBlock.code': GATE_CODES,
   'MarketHistory.resolution': HISTORY_RESOLUTIONS,
-  'GateVerdict.status': ['pass', 'block', 'not_evaluated'],
-  'PerpPosition.side': ['long', 'short'],
-  'WorkflowNode.kind': ['trigger', 'data', 'preview', 'approval', 'execute'],
 };

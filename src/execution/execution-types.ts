@@ -4,6 +4,8 @@ export interface TokenAmount {
   amount: string;
 }
 
+export const PRINCIPAL_KINDS = ['wallet_session', 'api_key'] as const;
+
 export const APPROVAL_STATES = ['pending', 'approved', 'rejected', 'expired', 'consumed'] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];
 
@@ -46,7 +48,7 @@ export interface Execution {
   protocol: string;
   action: string;
   state: ExecutionState;
-  principal: { kind: 'wallet_session' | 'api_key'; id: string };
+  principal: { kind: (typeof PRINCIPAL_KINDS)[number]; id: string };
   approvalId: string | null;
   agentSessionId: string | null;
   /** What the agent session's period counts for this execution (internal; settled to the fill). */

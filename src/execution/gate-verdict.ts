@@ -1,16 +1,18 @@
 import { GatewayError } from '../errors/gateway-error.js';
 
 /** Spec: public error codes of the execution gates. */
-export type GateCode =
-  | 'EXECUTION_DISABLED'
-  | 'ACTION_NOT_CERTIFIED'
-  | 'ACTION_CANARY_ONLY'
-  | 'VENUE_UNHEALTHY'
-  | 'POLICY_DENIED'
-  | 'POLICY_UNAVAILABLE'
-  | 'QUOTE_STALE'
-  | 'INSUFFICIENT_BALANCE'
-  | 'IDEMPOTENCY_CONFLICT';
+export const GATE_CODES = [
+  'EXECUTION_DISABLED',
+  'ACTION_NOT_CERTIFIED',
+  'ACTION_CANARY_ONLY',
+  'POLICY_DENIED',
+  'INSUFFICIENT_BALANCE',
+  'IDEMPOTENCY_CONFLICT',
+  'QUOTE_STALE',
+  'POLICY_UNAVAILABLE',
+  'VENUE_UNHEALTHY',
+] as const;
+export type GateCode = (typeof GATE_CODES)[number];
 
 /** DESIGN: Execution, status mapping. */
 export const GATE_STATUS: Record<GateCode, number> = {
@@ -26,12 +28,15 @@ export const GATE_STATUS: Record<GateCode, number> = {
 };
 
 /** The gates (DESIGN: Execution); names are internal, for `details` only. Their order is the list in gates.ts. */
-export type GateName = 'feature_flag' | 'certification' | 'venue' | 'authority' | 'quote' | 'balance' | 'idempotency';
+export const GATE_NAMES = ['feature_flag', 'certification', 'venue', 'authority', 'quote', 'balance', 'idempotency'] as const;
+export type GateName = (typeof GATE_NAMES)[number];
+
+export const GATE_STATUSES = ['pass', 'block', 'not_evaluated'] as const;
 
 export interface GateVerdict {
   gate: GateName;
   /** `not_evaluated`: an earlier gate blocks, so this one could not be judged (preview only). */
-  status: 'pass' | 'block' | 'not_evaluated';
+  status: (typeof GATE_STATUSES)[number];
   code: GateCode | null;
   /** Internal check within the gate (kill_switch, approval, agent_session, ...). */
   check: string | null;

@@ -4,7 +4,8 @@ export type CertificationState = (typeof CERTIFICATION_STATES)[number];
 export const VISIBILITIES = ['public', 'hidden', 'internal'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 
-export type ProtocolKind = 'perpetuals' | 'equities' | 'token_swap' | 'lending';
+export const PROTOCOL_KINDS = ['perpetuals', 'equities', 'token_swap', 'lending'] as const;
+export type ProtocolKind = (typeof PROTOCOL_KINDS)[number];
 
 export interface ActionDefinition {
   id: string;

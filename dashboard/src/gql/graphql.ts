@@ -23,6 +23,7 @@ export type Scalars = {
 };
 
 export type ActionCapability = {
+  /** A GraphQL String, not an enum: action ids are protocol-registry data, and a hidden or newly configured id must still serialize. */
   action: Scalars['String']['output'];
   agentSessionRequired: Scalars['Boolean']['output'];
   allowed: AllowedNow;
@@ -44,6 +45,7 @@ export type AgentInterfaces = {
 };
 
 export type AgentSession = {
+  /** GraphQL Strings, not an enum: action ids are protocol-registry data, and a hidden or newly configured id must still serialize. */
   actions: Array<Scalars['String']['output']>;
   active: Scalars['Boolean']['output'];
   apiKeyId: Scalars['String']['output'];
@@ -171,6 +173,19 @@ export type Availability =
   | 'restricted'
   | 'unavailable';
 
+/** What blocks an action or a workflow step: an execution gate, or a missing scope, wallet session or agent session. */
+export type BlockingGate =
+  | 'agent_session'
+  | 'authority'
+  | 'balance'
+  | 'certification'
+  | 'feature_flag'
+  | 'idempotency'
+  | 'quote'
+  | 'scope'
+  | 'venue'
+  | 'wallet_session';
+
 export type CacheState = {
   marketSnapshots: Scalars['Int']['output'];
   newestSnapshotAt: Maybe<Scalars['DateTime']['output']>;
@@ -246,6 +261,7 @@ export type CredentialKind =
   | 'wallet_session';
 
 export type Execution = {
+  /** A GraphQL String, not an enum: action ids are protocol-registry data, and a hidden or newly configured id must still serialize. */
   action: Scalars['String']['output'];
   agentSessionId: Maybe<Scalars['String']['output']>;
   /** The approval this execution consumed (interactive clients); null under an agent session. */
@@ -262,7 +278,7 @@ export type Execution = {
   missedEvents: Maybe<Scalars['Boolean']['output']>;
   /** What the client should do next: set while the outcome is `unknown` (reconcile by referenceId), null otherwise. */
   nextAction: Maybe<Scalars['String']['output']>;
-  principalKind: Scalars['String']['output'];
+  principalKind: PrincipalKind;
   /** When its latest change was produced. */
   producedAt: Scalars['DateTime']['output'];
   protocol: Scalars['String']['output'];
@@ -370,19 +386,47 @@ export type FundingPoint = {
 /** A gate that blocks an action right now, in gate order: the first is what a submission would meet first. `gate` is the internal gate name, `check` the check within it; `code` the error a submission would get. */
 export type GateBlock = {
   check: Maybe<Scalars['String']['output']>;
-  code: Maybe<Scalars['String']['output']>;
-  gate: Scalars['String']['output'];
+  code: Maybe<GateCode>;
+  gate: BlockingGate;
   reason: Scalars['String']['output'];
 };
 
+/** Public error codes of the execution gates. */
+export type GateCode =
+  | 'ACTION_CANARY_ONLY'
+  | 'ACTION_NOT_CERTIFIED'
+  | 'EXECUTION_DISABLED'
+  | 'IDEMPOTENCY_CONFLICT'
+  | 'INSUFFICIENT_BALANCE'
+  | 'POLICY_DENIED'
+  | 'POLICY_UNAVAILABLE'
+  | 'QUOTE_STALE'
+  | 'VENUE_UNHEALTHY';
+
+/** The execution gates, in the order a submission meets them (internal names). */
+export type GateName =
+  | 'authority'
+  | 'balance'
+  | 'certification'
+  | 'feature_flag'
+  | 'idempotency'
+  | 'quote'
+  | 'venue';
+
+/** pass, block, or not_evaluated when an earlier gate blocks. */
+export type GateStatus =
+  | 'block'
+  | 'not_evaluated'
+  | 'pass';
+
 export type GateVerdict = {
   /** The error a submission would get now. */
-  code: Maybe<Scalars['String']['output']>;
+  code: Maybe<GateCode>;
   /** feature_flag, certification, venue, authority, quote, balance or idempotency. */
-  gate: Scalars['String']['output'];
+  gate: GateName;
   reason: Scalars['String']['output'];
   /** pass, block, or not_evaluated when an earlier gate blocks. */
-  status: Scalars['String']['output'];
+  status: GateStatus;
 };
 
 export type GatewayStatus = {
@@ -907,10 +951,15 @@ export type PositionsEnvelope = {
   schemaVersion: Scalars['String']['output'];
 };
 
+/** Who submitted: a wallet session or an API key. */
+export type PrincipalKind =
+  | 'api_key'
+  | 'wallet_session';
+
 export type ProtocolCapability = {
   actions: Array<ActionCapability>;
   id: Scalars['String']['output'];
-  kind: Scalars['String']['output'];
+  kind: ProtocolKind;
   name: Scalars['String']['output'];
   sourceStatus: SourceStatus;
 };
@@ -928,7 +977,7 @@ export type ProtocolIntelligence = {
   averageFundingRate: Maybe<Scalars['Decimal']['output']>;
   averageSupplyApy: Maybe<Scalars['Decimal']['output']>;
   consecutiveFailures: Scalars['Int']['output'];
-  kind: Scalars['String']['output'];
+  kind: ProtocolKind;
   lastSuccessAt: Maybe<Scalars['DateTime']['output']>;
   marketCount: Scalars['Int']['output'];
   name: Scalars['String']['output'];
@@ -1383,13 +1432,21 @@ export type WorkflowNode = {
   id: Scalars['String']['output'];
   inputSchema: Scalars['JSONObject']['output'];
   /** trigger, data, preview, approval or execute. */
-  kind: Scalars['String']['output'];
+  kind: WorkflowNodeKind;
   outputSchema: Scalars['JSONObject']['output'];
   requiredScopes: Array<Scalars['String']['output']>;
   route: Maybe<RouteRef>;
   subscription: Maybe<Scalars['String']['output']>;
   title: Scalars['String']['output'];
 };
+
+/** trigger, data, preview, approval or execute. */
+export type WorkflowNodeKind =
+  | 'approval'
+  | 'data'
+  | 'execute'
+  | 'preview'
+  | 'trigger';
 
 export type WorkflowNodes = {
   nodes: Array<WorkflowNode>;
