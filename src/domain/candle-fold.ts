@@ -3,17 +3,8 @@ import { compareDecimal, normalizeDecimal, sumDecimals } from './decimal-strings
 
 /** Folds an observation into the candle of its bucket (or opens one); shared by every store. */
 export function foldObservation(current: Candle | undefined, bucketStart: number, o: PriceObservation): Candle {
-  if (!current || current.start !== bucketStart) {
-    return { start: bucketStart, open: o.price, high: o.price, low: o.price, close: o.price, volume: o.volume };
-  }
-  return {
-    start: current.start,
-    open: current.open,
-    high: compareDecimal(o.price, current.high) > 0 ? o.price : current.high,
-    low: compareDecimal(o.price, current.low) < 0 ? o.price : current.low,
-    close: o.price,
-    volume: sumDecimals([current.volume, o.volume]),
-  };
+  const observed = { start: bucketStart, open: o.price, high: o.price, low: o.price, close: o.price, volume: o.volume };
+  return current?.start === bucketStart ? foldCandle(current, observed) : observed;
 }
 
 /** Merges consecutive candles (oldest first) into one; exact, without a Decimal per field (src/domain/decimal-strings.ts). */
