@@ -45,21 +45,29 @@ function recordFilter(ctx: GatewayContext, a: RecordConnectionArgs): RecordFilte
   };
 }
 
+type RecordList = 'executions' | 'approvals';
+type PageOf<T> = { items: T[]; next: unknown };
+
 // Cursors are those of the REST lists (same list names and positions): a nextCursor continues here too.
-export async function viewerExecutions(ctx: GatewayContext, v: Viewer, a: RecordConnectionArgs): Promise<ConnectionPage<Execution>> {
+async function recordConnection<T extends Execution | Approval>(
+  ctx: GatewayContext,
+  a: RecordConnectionArgs,
+  list: RecordList,
+  read: (filter: RecordFilter, first: number, after: ListPosition | undefined) => Promise<PageOf<T>>,
+): Promise<ConnectionPage<T>> {
   const first = pageSize(a.first);
   const filter = recordFilter(ctx, a);
-  const after = positionAfter<ListPosition>(ctx, 'executions', a.after);
-  const page = await ctx.services.execution.records.executions(v.accountId, filter, first, after);
-  return connectionPage(page.items, (e) => ctx.services.cursors.encode('executions', positionOf(e)), page.next !== null, after !== undefined);
+  const after = positionAfter<ListPosition>(ctx, list, a.after);
+  const page = await read(filter, first, after);
+  return connectionPage(page.items, (r) => ctx.services.cursors.encode(list, positionOf(r)), page.next !== null, after !== undefined);
 }
 
-export async function viewerApprovals(ctx: GatewayContext, v: Viewer, a: RecordConnectionArgs): Promise<ConnectionPage<Approval>> {
-  const first = pageSize(a.first);
-  const filter = recordFilter(ctx, a);
-  const after = positionAfter<ListPosition>(ctx, 'approvals', a.after);
-  const page = await ctx.services.execution.records.approvals(v.accountId, filter, first, after);
-  return connectionPage(page.items, (r) => ctx.services.cursors.encode('approvals', positionOf(r)), page.next !== null, after !== undefined);
+export function viewerExecutions(ctx: GatewayContext, v: Viewer, a: RecordConnectionArgs): Promise<ConnectionPage<Execution>> {
+  return recordConnection(ctx, a, 'executions', (filter, first, after) => ctx.services.execution.records.executions(v.accountId, filter, first, after));
+}
+
+export function viewerApprovals(ctx: GatewayContext, v: Viewer, a: RecordConnectionArgs): Promise<ConnectionPage<Approval>> {
+  return recordConnection(ctx, a, 'approvals', (filter, first, after) => ctx.services.execution.records.approvals(v.accountId, filter, first, after));
 }
 
 export interface AgentSessionConnectionArgs extends ForwardArgs, TimeRangeArgs {
