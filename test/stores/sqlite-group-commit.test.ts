@@ -23,7 +23,16 @@ function setup(reportError?: (err: unknown) => void) {
   const exec = db.exec.bind(db);
   db.exec = (sql: string) => (sql === 'COMMIT' && seen.commits++, exec(sql));
   const committed = (key: string) => other.prepare('SELECT count(*) AS n FROM idempotency WHERE key = ?').get(key) as { n: number };
-  return { stores, commits, seen, committed: (key: string) => committed(key).n === 1 };
+  /** Makes the next COMMIT fail as a full disk would: SQLite rolls the transaction back and throws. */
+  const failNextCommit = () => {
+    db.exec = (sql: string) => {
+      if (sql !== 'COMMIT') return exec(sql);
+      db.exec = (next: string) => exec(next);
+      exec('ROLLBACK');
+      throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    };
+  };
+  return { db, stores, commits, seen, failNextCommit, committed: (key: string) => committed(key).n === 1 };
 }
 
 describe('SQLite group commit', () => {
@@ -73,6 +82,31 @@ describe('SQLite group commit', () => {
     await expect(failing).rejects.toThrow('refused after writing');
     expect(committed('kept')).toBe(true);
     expect(await stores.ledger.balances('acct')).toEqual({ USDC: '1' });
+  });
+
+  it('a work whose earlier batch failed to commit writes nothing more and is refused', async () => {
+    const { stores, commits, failNextCommit, committed } = setup();
+    failNextCommit();
+    const work = commits.together(async () => {
+      await stores.idempotency.claim('lost-1', 'fp', 60_000);
+      await new Promise((r) => setImmediate(r)); // its batch's COMMIT fails here
+      await stores.idempotency.claim('lost-2', 'fp', 60_000); // a later step (e.g. the venue booking)
+      return 'answered';
+    });
+    await expect(work).rejects.toThrow(/disk is full/);
+    await new Promise((r) => setImmediate(r));
+    expect(committed('lost-1')).toBe(false);
+    expect(committed('lost-2')).toBe(false);
+  });
+
+  it('a batch SQLite rolled back outside a store call is a failure, never acknowledged', async () => {
+    const { db, stores, committed } = setup();
+    const claim = stores.idempotency.claim('gone', 'fp', 60_000);
+    db.exec('ROLLBACK'); // as SQLite does on its own for a full disk or an I/O error
+    await expect(claim).rejects.toThrow(/rolled back/);
+    expect(committed('gone')).toBe(false);
+    expect(await stores.idempotency.claim('after', 'fp', 60_000)).toEqual({ claimed: true });
+    expect(committed('after')).toBe(true);
   });
 
   it('runs what tells subscribers about a write only once that write is committed', async () => {

@@ -82,13 +82,10 @@ export function openEmbeddedStores(dataDir: string, logger: Logger, now: () => n
   const opened = db;
   const commits = new SqliteGroupCommit(opened, (err) => logger.error({ err }, 'an event after a commit could not be published'));
   const execution = groupCommitted(commits, sqliteExecutionStores(opened, now));
+  // Through the group commit like every store call: a prune that fails ends its batch as a failure.
+  const prune = commits.wrap({ run: async () => pruneExpired(opened, now()) });
   const pruner = setInterval(() => {
-    try {
-      // Inside the open batch, if there is one (a savepoint of it), else committed on its own.
-      pruneExpired(opened, now());
-    } catch (err) {
-      logger.warn({ err }, 'could not prune expired rows');
-    }
+    prune.run().catch((err: unknown) => logger.warn({ err }, 'could not prune expired rows'));
   }, PRUNE_EVERY_MS);
   pruner.unref();
   return {

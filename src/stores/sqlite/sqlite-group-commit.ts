@@ -13,6 +13,8 @@ interface Batch {
   dirty: boolean;
   /** Run once the batch is durable (events that tell subscribers about its writes). */
   after: (() => void)[];
+  /** Why the batch was rolled back, once it was: its writes are gone. */
+  failed?: unknown;
 }
 
 /** The batches one `together` touched: it resolves when all of them committed. */
@@ -89,8 +91,12 @@ export class SqliteGroupCommit implements WriteDurability {
   }
 
   private async call(run: () => unknown): Promise<unknown> {
-    const batch = this.open();
     const unit = this.units.getStore();
+    // A unit whose earlier writes were rolled back stops here: writing on (e.g. booking at the venue
+    // after its claim and record were lost) would commit a step no record leads to.
+    const lost = unit?.batches.find((b) => b.failed !== undefined);
+    if (lost) throw lost.failed;
+    const batch = this.open();
     if (unit && unit.batches.at(-1) !== batch) unit.batches.push(batch);
     let result: unknown;
     try {
@@ -127,6 +133,8 @@ export class SqliteGroupCommit implements WriteDurability {
   }
 
   private open(): Batch {
+    // SQLite ended the transaction under the open batch (a rollback outside a store call): it is lost.
+    if (this.batch && !this.db.inTransaction) this.fail(this.batch, new Error('the embedded database rolled back a transaction'));
     if (this.batch) return this.batch;
     let resolve!: () => void;
     let reject!: (err: unknown) => void;
@@ -146,8 +154,13 @@ export class SqliteGroupCommit implements WriteDurability {
     const batch = this.batch;
     if (!batch) return;
     this.batch = undefined;
+    if (!this.db.inTransaction) {
+      // Rolled back by SQLite (disk full, I/O) with nothing to commit: its writes are gone, not durable.
+      this.fail(batch, new Error('the embedded database rolled back a transaction'));
+      return;
+    }
     try {
-      if (this.db.inTransaction) this.db.exec('COMMIT');
+      this.db.exec('COMMIT');
     } catch (err) {
       this.fail(batch, err);
       return;
@@ -165,6 +178,7 @@ export class SqliteGroupCommit implements WriteDurability {
 
   private fail(batch: Batch, err: unknown): void {
     if (this.batch === batch) this.batch = undefined;
+    batch.failed = err;
     this.rollback();
     batch.reject(err);
   }
