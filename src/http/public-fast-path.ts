@@ -19,7 +19,7 @@ import { sofaGetVariables, sofaQueryDocument } from './sofa-operation.js';
 import { checkRateLimit, rateLimitHeaders, type RateLimitOptions } from './use-rate-limits.js';
 import { PUBLIC_CORS } from './cors-policy.js';
 import type { GatewaySofa } from './use-sofa-routes.js';
-import type { RenderedAnswers } from './rendered-answers.js';
+import { answerKey, type RenderedAnswers } from './rendered-answers.js';
 import { answerHeaders, type AnswerEncoder } from './answer-encoding.js';
 
 /** Yoga's error masking (its `maskedErrorsOpts`), applied to execution errors as its envelop plugin does for Sofa. */
@@ -134,7 +134,8 @@ export class PublicFastPath {
     const { route } = op;
     const cors = corsHeaders(req);
     // Order as on the Yoga path: contract guard, then rate limit, then Sofa.
-    const rejection = queryRejection(route, query ? new URLSearchParams(query) : NO_QUERY, requestId);
+    const searchParams = query ? new URLSearchParams(query) : NO_QUERY;
+    const rejection = queryRejection(route, searchParams, requestId);
     if (rejection) return this.writeError(res, requestId, rejection, cors);
     const rate = await checkRateLimit(this.options.rateLimits, {
       isPublic: true,
@@ -146,7 +147,7 @@ export class PublicFastPath {
     const limits = rate.decision ? rateLimitHeaders(rate.decision) : {};
 
     // The same URL answered at the same snapshot version: the remembered body, re-timed (RenderedAnswers).
-    const key = req.url!;
+    const key = answerKey(route, req.url!.split('?', 1)[0]!, searchParams);
     const rendered = this.options.answers.answer(key);
     let body: string;
     let scope: RequestScope;

@@ -1,10 +1,10 @@
 import { freshnessAt, type Freshness, type FreshnessBasis } from '../domain/freshness.js';
 import { isoOfEpochMs } from '../domain/rfc3339.js';
+import type { RouteSpec } from '../contract/route-spec.js';
 import type { RequestScope, TimedAnswer } from './request-scope.js';
 
 /** One route answer's body cut around its time-dependent values, valid while the snapshot version stands. */
 interface Template {
-  version: string;
   /** The body's text between the values: before `generatedAt`, after it, then after each freshness value. */
   pieces: string[];
   freshness: FreshnessBasis[];
@@ -18,7 +18,22 @@ export interface RenderedAnswer {
   scope: Pick<RequestScope, 'freshness' | 'status' | 'etag'>;
 }
 
-const TEMPLATE_LIMIT = 5_000;
+/** What one snapshot version may hold, in UTF-16 code units of remembered text (~2 bytes each): past it, answers are executed. */
+const TEMPLATE_BUDGET = 32 * 1024 * 1024;
+
+/**
+ * The key of a public GET answer: its path and only the query parameters its route declares, in
+ * declared order. Anything else in the query is ignored by the route, so `?x=1`, `?x=2`, … are one
+ * answer, not one remembered copy each.
+ */
+export function answerKey(route: RouteSpec, pathname: string, query: URLSearchParams): string {
+  let key = pathname;
+  for (const name of Object.keys(route.queryParams ?? {})) {
+    const value = query.get(name);
+    if (value !== null) key += `&${name}=${encodeURIComponent(value)}`;
+  }
+  return key;
+}
 
 /**
  * Public answers rendered once per snapshot version, below both the public fast path and the Sofa
@@ -30,6 +45,9 @@ const TEMPLATE_LIMIT = 5_000;
  */
 export class RenderedAnswers {
   private readonly templates = new Map<string, Template>();
+  /** The snapshot version every remembered template belongs to: one generation, dropped whole when it changes. */
+  private generation: string | undefined;
+  private held = 0;
 
   constructor(
     private readonly version: () => string | undefined,
@@ -38,12 +56,9 @@ export class RenderedAnswers {
 
   /** The answer for `key` at this instant, when one was remembered at the current version. */
   answer(key: string): RenderedAnswer | undefined {
+    if (!this.current(this.version())) return undefined;
     const t = this.templates.get(key);
     if (!t) return undefined;
-    if (t.version !== this.version()) {
-      this.templates.delete(key);
-      return undefined;
-    }
     const now = this.now();
     const memo = new Map<FreshnessBasis, Freshness>();
     const values = t.freshness.map((b) => freshnessAt(b, now, memo));
@@ -52,18 +67,30 @@ export class RenderedAnswers {
     for (let i = 0; i < values.length; i++) body += freshnessJson(values[i]!) + pieces[i + 2]!;
     const scope: RenderedAnswer['scope'] = { freshness: values[0]! };
     if (t.status !== undefined) scope.status = t.status;
-    if (t.etag) scope.etag = t.etag(t.version, values);
+    if (t.etag) scope.etag = t.etag(this.generation!, values);
     return { body, scope };
   }
 
   /** Remembers an executed 2xx answer whose resolver recorded its timing; returns whether it could. */
   remember(key: string, body: string, scope: RequestScope): boolean {
     const timed = scope.timed;
-    if (!timed || timed.version !== this.version()) return false;
+    if (!timed || !this.current(timed.version) || this.templates.has(key)) return false;
+    if (this.held + body.length > TEMPLATE_BUDGET) return false;
     const pieces = cut(body, timed);
     if (!pieces) return false;
-    if (this.templates.size >= TEMPLATE_LIMIT) this.templates.clear();
-    this.templates.set(key, { version: timed.version, pieces, freshness: withIso(timed.freshness), status: scope.status, etag: timed.etag });
+    this.held += body.length;
+    this.templates.set(key, { pieces, freshness: withIso(timed.freshness), status: scope.status, etag: timed.etag });
+    return true;
+  }
+
+  /** Whether `version` is the generation held, starting a new (empty) one when the snapshot version moved. */
+  private current(version: string | undefined): boolean {
+    if (version === undefined) return false;
+    if (version !== this.generation) {
+      this.templates.clear();
+      this.held = 0;
+      this.generation = version;
+    }
     return true;
   }
 }

@@ -7,7 +7,7 @@ import type { ContractDocuments } from '../contract/contract-documents.js';
 import { ROUTES, sofaPath } from '../contract/route-registry.js';
 import { finishHead } from './finish-head.js';
 import { currentScope, type RequestScope } from './request-scope.js';
-import type { RenderedAnswers } from './rendered-answers.js';
+import { answerKey, type RenderedAnswers } from './rendered-answers.js';
 import { answerHeaders, type AnswerEncoder } from './answer-encoding.js';
 import { sofaErrorHandler } from './sofa-error-handler.js';
 import { DECIMAL_PATTERN } from '../domain/validators.js';
@@ -82,7 +82,7 @@ export function useSofaRoutes(options: SofaRoutesOptions): Plugin & { currentSof
     onRequest({ request, serverContext, url, endResponse, fetchAPI }) {
       if (!url.pathname.startsWith('/api/') || !router) return;
       const scope = currentScope();
-      const answering = scope?.route && isPublicGet(scope, request) ? { scope, key: url.pathname + url.search } : undefined;
+      const answering = scope?.route && isPublicGet(scope, request) ? { scope, key: answerKey(scope.route, url.pathname, url.searchParams) } : undefined;
       // The same URL answered at the same snapshot version: the remembered body, re-timed (RenderedAnswers), as on the fast path.
       const rendered = answering && options.answers.answer(answering.key);
       if (rendered && answering) {
