@@ -7,7 +7,6 @@ export const COMPRESS_MIN_BYTES = 1024;
 /** Brotli at a middle quality: near gzip's speed, smaller output; answers change every millisecond. */
 const BROTLI_QUALITY = 4;
 const GZIP_LEVEL = 6;
-const MEMO_LIMIT = 2_000;
 
 /**
  * The coding a public answer is sent with: br, else gzip, when Accept-Encoding lists it with a
@@ -34,26 +33,15 @@ export interface EncodedAnswer {
 }
 
 /**
- * Encodes public GET answers for both the fast path and the Sofa path. The last encoding of each
- * URL and coding is kept: an answer's bytes are the same for every request at one snapshot
- * version and instant (see RenderedAnswers), so concurrent requests share one compression.
+ * Encodes public GET answers for both the fast path and the Sofa path. Nothing is kept: an
+ * answer's bytes change every millisecond (generatedAt, freshnessMs), so a memo of the last
+ * encoding would hold bodies without sparing work.
  */
 export class AnswerEncoder {
-  private readonly memo = new Map<string, { body: string; encoded: Buffer }>();
-
-  encode(key: string, body: string, acceptEncoding: string | null | undefined): EncodedAnswer {
+  encode(body: string, acceptEncoding: string | null | undefined): EncodedAnswer {
     const coding = body.length >= COMPRESS_MIN_BYTES ? negotiateCoding(acceptEncoding) : undefined;
     if (!coding) return { body, headers: { vary: 'Accept-Encoding' } };
-    const memoKey = `${coding} ${key}`;
-    const last = this.memo.get(memoKey);
-    let encoded: Buffer;
-    if (last && last.body === body) encoded = last.encoded;
-    else {
-      encoded = compress(body, coding);
-      if (this.memo.size >= MEMO_LIMIT) this.memo.clear();
-      this.memo.set(memoKey, { body, encoded });
-    }
-    return { body: encoded, headers: { vary: 'Accept-Encoding', 'content-encoding': coding } };
+    return { body: compress(body, coding), headers: { vary: 'Accept-Encoding', 'content-encoding': coding } };
   }
 }
 
@@ -69,6 +57,9 @@ function compress(body: string, coding: Coding): Buffer {
       })
     : gzipSync(input, { level: GZIP_LEVEL });
 }
+
+/** What a 304 for a public GET answer says about its negotiation (it carries no body to encode). */
+export const NOT_MODIFIED_VARY = { vary: 'Accept-Encoding' };
 
 /** Header records merged in order, later ones winning, except `vary`, whose values are joined. */
 export function answerHeaders(...records: Record<string, string>[]): Record<string, string> {

@@ -20,7 +20,7 @@ import { checkRateLimit, rateLimitHeaders, type RateLimitOptions } from './use-r
 import { PUBLIC_CORS } from './cors-policy.js';
 import type { GatewaySofa } from './use-sofa-routes.js';
 import { answerKey, type RenderedAnswers } from './rendered-answers.js';
-import { answerHeaders, type AnswerEncoder } from './answer-encoding.js';
+import { answerHeaders, NOT_MODIFIED_VARY, type AnswerEncoder } from './answer-encoding.js';
 
 /** Yoga's error masking (its `maskedErrorsOpts`), applied to execution errors as its envelop plugin does for Sofa. */
 export interface ErrorMasking {
@@ -161,13 +161,13 @@ export class PublicFastPath {
       this.options.answers.remember(key, body, scope);
     }
     const head = finishHead(route, scope, 200, req.headers['if-none-match']);
-    const encoded = this.options.encoder.encode(key, body, req.headers['accept-encoding']);
-    const headers = answerHeaders({ 'x-request-id': requestId, ...head.headers }, cors, encoded.headers, limits);
     if (head.notModified) {
-      delete headers['content-encoding'];
-      res.writeHead(304, headers);
+      // Compressing happens only for an answer that is sent.
+      res.writeHead(304, answerHeaders({ 'x-request-id': requestId, ...head.headers }, cors, NOT_MODIFIED_VARY, limits));
       return void res.end();
     }
+    const encoded = this.options.encoder.encode(body, req.headers['accept-encoding']);
+    const headers = answerHeaders({ 'x-request-id': requestId, ...head.headers }, cors, encoded.headers, limits);
     headers['content-type'] = JSON_TYPE;
     headers['content-length'] = String(Buffer.byteLength(encoded.body));
     res.writeHead(head.status, headers);

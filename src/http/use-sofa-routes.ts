@@ -8,7 +8,7 @@ import { ROUTES, sofaPath } from '../contract/route-registry.js';
 import { finishHead } from './finish-head.js';
 import { currentScope, type RequestScope } from './request-scope.js';
 import { answerKey, type RenderedAnswers } from './rendered-answers.js';
-import { answerHeaders, type AnswerEncoder } from './answer-encoding.js';
+import { answerHeaders, NOT_MODIFIED_VARY, type AnswerEncoder } from './answer-encoding.js';
 import { sofaErrorHandler } from './sofa-error-handler.js';
 import { DECIMAL_PATTERN } from '../domain/validators.js';
 
@@ -141,16 +141,17 @@ function finish(
   return response.text().then((body) => {
     if (executed) options.answers.remember(key, body, scope);
     const head = finishHead(route, scope, response.status, request.headers.get('if-none-match'));
-    const encoded = options.encoder.encode(key, body, request.headers.get('accept-encoding'));
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => (headers[name] = value));
-    const answer = answerHeaders(headers, head.headers, encoded.headers);
-    delete answer['content-length'];
     if (head.notModified) {
-      delete answer['content-encoding'];
-      delete answer['content-type'];
+      // Compressing happens only for an answer that is sent.
+      const answer = answerHeaders(headers, head.headers, NOT_MODIFIED_VARY);
+      for (const name of ['content-length', 'content-encoding', 'content-type']) delete answer[name];
       return new Response(null, { status: 304, headers: answer });
     }
+    const encoded = options.encoder.encode(body, request.headers.get('accept-encoding'));
+    const answer = answerHeaders(headers, head.headers, encoded.headers);
+    delete answer['content-length'];
     return new Response(encoded.body as BodyInit, { status: head.status, headers: answer });
   });
 }
