@@ -37,8 +37,9 @@ function pinoAccessLog(logger: Logger): (req: IncomingMessage, res: ServerRespon
       res: (res: ServerResponse) => ({ statusCode: res.statusCode, ...principalOf((res.req as TaggedRequest | undefined)?.gatewayEdge?.scope) }),
     },
     redact: ['req.headers', 'res.headers'],
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    customSuccessMessage: () => 'request completed',
+    // A connection closed before the answer ended is a failure on this path too (pino-http logs it without an error).
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 || !res.writableEnded ? 'error' : 'info'),
+    customSuccessMessage: (_req, res) => (res.writableEnded ? 'request completed' : 'request failed'),
     customErrorMessage: () => 'request failed',
   });
 }
@@ -49,7 +50,7 @@ function failuresOnly(logger: Logger): (req: IncomingMessage, res: ServerRespons
     const done = () => {
       res.off('close', done);
       res.off('finish', done);
-      const aborted = !res.writableFinished;
+      const aborted = !res.writableEnded;
       if (!(aborted || res.statusCode >= 500) || !logger.isLevelEnabled('error')) return;
       const edge = (req as TaggedRequest).gatewayEdge;
       const line = {
