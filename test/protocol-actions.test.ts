@@ -36,6 +36,14 @@ describe('Protocol.actions availableNow', () => {
     expect(of('paper-swap', 'swap')).toMatchObject({ availableNow: false });
   });
 
+  it('names a credential that was sent but is not valid, rather than answering as if none was sent', async () => {
+    expect((await actions({ authorization: 'Bearer gw_x' }))('paper-perps', 'place_order')).toMatchObject({
+      availableNow: false,
+      unavailableCode: 'unauthenticated',
+      unavailableReason: expect.stringContaining('not valid'),
+    });
+  });
+
   it('follows the key: its scope, then its agent session', async () => {
     expect((await actions(bearer(keys.readOnly)))('paper-perps', 'place_order')).toMatchObject({
       availableNow: false,

@@ -32,7 +32,11 @@ export function actionAvailabilityNow(ctx: GatewayContext, action: PublicAction)
 
 async function evaluate(ctx: GatewayContext, view: PublicAction): Promise<ActionAvailabilityNow> {
   const principal = await ctx.auth.resolve();
-  if (principal.kind === 'anonymous') return ANONYMOUS;
+  if (principal.kind === 'anonymous') {
+    // A credential was sent but is not valid: say so, as the routes that need one answer 401 unauthenticated.
+    if (principal.problem === 'missing') return ANONYMOUS;
+    return { availableNow: false, reason: `The credential sent is not valid (${principal.problem}).`, code: 'unauthenticated' };
+  }
   const protocol = actionProtocol(view);
   const action = protocol?.actions.find((a) => a.id === view.id);
   if (!protocol || !action) return { availableNow: false, reason: 'This action is not offered.', code: 'ACTION_NOT_CERTIFIED' };
