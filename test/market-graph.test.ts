@@ -123,6 +123,14 @@ describe('marketGraph', () => {
     }
   });
 
+  it('answers once per operation: aliases that repeat the all-pairs computation are refused', async () => {
+    const { data, errors } = await graph('{ a: marketGraph(windowDays: 30) { generatedAt } b: marketGraph(windowDays: 31) { generatedAt } }');
+    expect(errors).toHaveLength(1);
+    expect(errors?.[0]).toMatchObject({ extensions: { code: 'invalid_market_graph_query' } });
+    expect(errors?.[0]?.message).toContain('once per operation');
+    expect(data).toBeNull(); // marketGraph is non-null: the refused alias nulls the operation's data
+  });
+
   it('has no REST route', async () => {
     const res = await gw.get('/api/v1/public/openapi.public.json');
     expect(res.status).toBe(200);

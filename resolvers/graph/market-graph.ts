@@ -80,12 +80,17 @@ async function returnsByMarket(loaders: GraphLoaders, markets: readonly MarketDe
   );
 }
 
+const answered = new WeakSet<GatewayContext>();
+
 /** The spec's market-graph envelope: markets, assets, protocols and venues, and the edges between them. */
 export async function marketGraphEnvelope(
   ctx: GatewayContext,
   info: Pick<GraphQLResolveInfo, 'rootValue'>,
   args: { windowDays?: number | null; returns?: ReturnKind | null; minAbsCorrelation?: number | null },
 ): Promise<PublicEnvelope<MarketGraph>> {
+  // All pairs of markets is the costliest answer the graph has: one per operation (aliases would repeat it).
+  if (answered.has(ctx)) throw invalidParameter('invalid_market_graph_query', 'marketGraph', 'marketGraph may be selected once per operation.');
+  answered.add(ctx);
   const windowDays = parseWindow(args.windowDays);
   const minAbs = args.minAbsCorrelation ?? 0;
   if (!(minAbs >= 0 && minAbs <= 1)) throw invalidParameter('invalid_market_graph_query', 'minAbsCorrelation', `'minAbsCorrelation' must be from 0 to 1`);
