@@ -155,6 +155,9 @@ describe('answers rendered once per snapshot version', () => {
           expect(decode(encoded.body).toString()).toBe(identity.body.toString());
         }
         expect((await raw(gw, path, { 'accept-encoding': 'br;q=0, gzip;q=0' })).headers['content-encoding']).toBeUndefined();
+        // `*` covers only the codings not refused by name (RFC 9110 §12.5.3).
+        expect((await raw(gw, path, { 'accept-encoding': 'br;q=0, *' })).headers['content-encoding']).toBe('gzip');
+        expect((await raw(gw, path, { 'accept-encoding': 'br;q=0, gzip;q=0, *' })).headers['content-encoding']).toBeUndefined();
       }
       // Under 1 KB: as it is.
       const small = await raw(gw, '/api/v1/public/markets/BTC', { 'accept-encoding': 'br, gzip' });

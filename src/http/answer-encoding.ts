@@ -10,20 +10,20 @@ const GZIP_LEVEL = 6;
 
 /**
  * The coding a public answer is sent with: br, else gzip, when Accept-Encoding lists it with a
- * non-zero weight (RFC 9110 §12.5.3; `*` counts for both), else none (identity).
+ * non-zero weight (RFC 9110 §12.5.3; `*` counts for the codings not listed), else none (identity).
  */
 export function negotiateCoding(acceptEncoding: string | null | undefined): Coding | undefined {
   if (!acceptEncoding) return undefined;
-  let br = false;
-  let gzip = false;
+  const weights = new Map<string, boolean>();
   for (const part of acceptEncoding.split(',')) {
-    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const [raw = '', ...params] = part.trim().toLowerCase().split(';');
+    const name = raw === 'x-gzip' ? 'gzip' : raw;
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (q !== undefined && !(Number(q.slice(2)) > 0)) continue;
-    if (name === 'br' || name === '*') br = true;
-    if (name === 'gzip' || name === 'x-gzip' || name === '*') gzip = true;
+    weights.set(name, q === undefined || Number(q.slice(2)) > 0);
   }
-  return br ? 'br' : gzip ? 'gzip' : undefined;
+  // `*` stands only for the codings not listed by name (a `gzip;q=0` stays refused).
+  const accepts = (coding: Coding) => weights.get(coding) ?? weights.get('*') ?? false;
+  return accepts('br') ? 'br' : accepts('gzip') ? 'gzip' : undefined;
 }
 
 /** A public answer as sent: the body (encoded or not) and the headers that say so. */
