@@ -104,6 +104,42 @@ describe('GraphQL requests', () => {
     expect(await res.text()).not.toMatch(/originalError|SyntaxError|Unexpected end/);
   });
 
+  const gql = (body: unknown, accept: string) =>
+    gw.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify(body) });
+  const ACCEPTS = ['application/json', 'application/graphql-response+json'];
+  const byVariable = 'query ($asset: String!) { market(asset: $asset) { schemaVersion } }';
+
+  describe.each(ACCEPTS)('a request that cannot run is a 400 with a code (Accept: %s)', (accept) => {
+    it.each([
+      ['a variable of the wrong type', { query: byVariable, variables: { asset: 5 } }, 'invalid_request', /got invalid value 5/],
+      ['a missing required variable', { query: byVariable, variables: {} }, 'invalid_request', /was not provided/],
+      ['a literal of the wrong type', { query: '{ market(asset: 5) { schemaVersion } }' }, 'GRAPHQL_VALIDATION_FAILED', /String cannot represent/],
+      ['an unknown field', { query: '{ nosuch }' }, 'GRAPHQL_VALIDATION_FAILED', /Cannot query field "nosuch"/],
+    ])('%s', async (_name, body, code, message) => {
+      const res = await gql(body, accept);
+      const text = await res.text();
+      expect(res.status, text).toBe(400);
+      const answer = JSON.parse(text);
+      expect(answer.data).toBeUndefined();
+      expect(answer.errors.length).toBeGreaterThan(0);
+      for (const e of answer.errors) {
+        expect(e.extensions).toEqual({ code, retryable: false });
+        expect(e.locations?.[0]).toMatchObject({ line: 1 });
+      }
+      expect(answer.errors[0].message).toMatch(message);
+      expect(text).not.toMatch(/originalError|"http"|stack/);
+    });
+
+    it('a request that ran keeps its own status: 200 with data, 401 for a missing key', async () => {
+      const ok = await gql({ query: byVariable, variables: { asset: 'BTC' } }, accept);
+      expect(ok.status).toBe(200);
+      expect((await ok.json()).data.market.schemaVersion).toBe('service.public-data.v1');
+      const refused = await gql({ query: '{ viewer { accountId } }' }, accept);
+      expect(refused.status).toBe(401);
+      expect((await refused.json()).errors[0].extensions.code).toBe('unauthenticated');
+    });
+  });
+
   it('an Accept it cannot answer is a 406 in the error shape', async () => {
     const res = await gw.get('/graphql', {
       method: 'POST',

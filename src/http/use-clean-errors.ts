@@ -1,21 +1,46 @@
+import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
+interface Http {
+  status?: number;
+  spec?: boolean;
+}
+
 /**
- * No library internals in GraphQL answers: Yoga puts the parser's own error (`originalError`:
- * name and JavaScript message) into `extensions` of a malformed request's error; it is removed,
- * and such a request is answered 400 whatever its Accept header.
+ * GraphQL answers in the gateway's terms:
+ * - no library internals: Yoga puts the parser's own error (`originalError`: name and JavaScript
+ *   message) into `extensions` of a malformed request's error; it is removed;
+ * - a request that never ran (malformed, invalid against the schema, variables that do not coerce:
+ *   a result without `data`) is a 400 whatever the Accept header, and every error of it has a code
+ *   (Yoga's `GRAPHQL_VALIDATION_FAILED` for documents; `invalid_request` for variables, which
+ *   graphql-js leaves without one) and says it is not retryable. Yoga would answer 200 to
+ *   `application/json` and, for variables, to every media type.
+ * A refusal with a status of its own (401, 413, 429…) keeps it.
  */
 export function useCleanErrors(): Plugin {
   return {
     onResultProcess({ result }) {
       for (const one of Array.isArray(result) ? result : [result]) {
-        for (const e of (one as { errors?: readonly { extensions?: Record<string, unknown> }[] }).errors ?? []) {
-          if (!e.extensions) continue;
-          if ('originalError' in e.extensions) delete e.extensions.originalError;
-          // A request that is not GraphQL at all (malformed JSON, no query) is a 400 on every media type.
-          const http = e.extensions.http as { spec?: boolean } | undefined;
-          if (e.extensions.code === 'BAD_REQUEST' && http?.spec) delete http.spec;
-        }
+        const answer = one as { errors?: readonly GraphQLError[]; extensions?: Record<string, unknown> };
+        if (!answer.errors?.length) continue;
+        const neverRan = !('data' in answer);
+        // A refusal with a status of its own keeps it (the highest, as Yoga does); any other never-ran request is a 400.
+        const own = answer.errors.map((e) => e.extensions?.http as Http | undefined).filter((h) => h?.status !== undefined && !h.spec);
+        const status = Math.max(400, ...own.map((h) => h!.status!));
+        answer.errors = answer.errors.map((e) => {
+          const needsCode = neverRan && (e.extensions?.code === undefined || e.extensions.retryable === undefined);
+          if (!needsCode && !(e.extensions && 'originalError' in e.extensions)) return e;
+          const { originalError: _internal, http: _status, ...extensions } = { ...e.extensions };
+          if (neverRan) {
+            extensions.code ??= 'invalid_request';
+            extensions.retryable ??= false;
+          }
+          // The formatted error (message, locations, path), not a copy of the error object: graphql-jit's
+          // are frozen, and Yoga rebuilds GraphQLErrors from their AST nodes, which jit's do not have.
+          return { ...(typeof e.toJSON === 'function' ? e.toJSON() : e), extensions } as unknown as GraphQLError;
+        });
+        // Yoga reads the status from the result's extensions first (and strips them from the answer).
+        if (neverRan) answer.extensions = { ...answer.extensions, http: { ...(answer.extensions?.http as object), status } };
       }
     },
   };
