@@ -72,6 +72,8 @@ export interface InteractiveResult {
   /** ms, the four round trips summed, per sequence. */
   total: Spread;
   steps: Record<'preview' | 'approval' | 'decide' | 'execute', Spread>;
+  /** Gateway CPU (all its threads) per timed sequence, the untimed nonce request included: less load-sensitive than the latencies. */
+  gatewayCpuUsPerSequence: number;
   failures: string[];
 }
 
@@ -80,8 +82,10 @@ async function interactive(settings: Settings, mode: Mode, gateway: GatewayProce
   const totals: number[] = [];
   const steps = { preview: [] as number[], approval: [] as number[], decide: [] as number[], execute: [] as number[] };
   const failures: string[] = [];
+  let cpuBefore = Number.NaN;
   for (let i = 0; i < WARMUP_SEQUENCES + settings.moneySequences; i++) {
     const order = perpOrder(`int-${mode}-${i}`, i, i % 2 ? 'sell' : 'buy');
+    if (i === WARMUP_SEQUENCES) cpuBefore = cpuMicros(gateway.pid);
     try {
       const n = await nonce(client); // untimed: part of signing
       const preview = await client.expect(200, 'POST', '/api/v1/execute/preview', session, order);
@@ -106,10 +110,12 @@ async function interactive(settings: Settings, mode: Mode, gateway: GatewayProce
     sequences: totals.length,
     total: spread(totals),
     steps: { preview: spread(steps.preview), approval: spread(steps.approval), decide: spread(steps.decide), execute: spread(steps.execute) },
+    gatewayCpuUsPerSequence: (cpuMicros(gateway.pid) - cpuBefore) / Math.max(1, settings.moneySequences),
     failures,
   };
   log(
-    `money ${mode}: ${totals.length} interactive sequences, sum of 4 round trips p50 ${fmt(result.total.p50, 1)} p99 ${fmt(result.total.p99, 1)} ms (${failures.length} failed)`,
+    `money ${mode}: ${totals.length} interactive sequences, sum of 4 round trips p50 ${fmt(result.total.p50, 1)} p99 ${fmt(result.total.p99, 1)} ms, ` +
+      `${fmt(result.gatewayCpuUsPerSequence)} µs gateway CPU per sequence (${failures.length} failed)`,
   );
   return result;
 }
@@ -326,7 +332,8 @@ export function moneyRows(result: MoneyResult): Row[] {
       area: `money ${r.mode}`,
       what: `preview→approval→decide→execute, ${r.sequences} sequences`,
       figure:
-        `sum p50 ${fmt(r.total.p50, 1)} / p99 ${fmt(r.total.p99, 1)} ms (p50 ${fmt(s.preview.p50, 1)} + ${fmt(s.approval.p50, 1)} + ${fmt(s.decide.p50, 1)} + ${fmt(s.execute.p50, 1)})` +
+        `sum p50 ${fmt(r.total.p50, 1)} / p99 ${fmt(r.total.p99, 1)} ms (p50 ${fmt(s.preview.p50, 1)} + ${fmt(s.approval.p50, 1)} + ${fmt(s.decide.p50, 1)} + ${fmt(s.execute.p50, 1)}); ` +
+        `${fmt(r.gatewayCpuUsPerSequence)} µs gateway CPU per sequence` +
         (r.failures.length ? `; ${r.failures.length} failed` : ''),
       goal: `p99 ≤ ${LATENCY_GOAL_MS[r.mode]} ms`,
       pass: r.sequences === 0 ? null : r.total.p99 <= LATENCY_GOAL_MS[r.mode] && r.failures.length === 0,
