@@ -17,7 +17,7 @@ import { JsonClient } from './lib/http.js';
 import { cpuMicros } from './lib/proc.js';
 import { log, type Row } from './lib/report.js';
 import type { Settings } from './lib/settings.js';
-import { fmt, spread, type Spread } from './lib/stats.js';
+import { fmt, sleep, spread, type Spread } from './lib/stats.js';
 
 type Mode = 'embedded' | 'redis';
 
@@ -72,7 +72,21 @@ export interface InteractiveResult {
   /** ms, the four round trips summed, per sequence. */
   total: Spread;
   steps: Record<'preview' | 'approval' | 'decide' | 'execute', Spread>;
+  /**
+   * Gateway CPU (all its threads) per timed sequence, the untimed nonce request included, less what
+   * the gateway spends idle (market-data ingestion) over the same time: less load-sensitive than the latencies.
+   */
+  gatewayCpuUsPerSequence: number;
+  /** Gateway CPU µs per ms with no request, measured after the warm-up sequences. */
+  idleUsPerMs: number;
   failures: string[];
+}
+
+/** The gateway's CPU µs per ms while no request is made (its market-data ingestion), over 2 s. */
+async function idleCpu(gateway: GatewayProcess): Promise<number> {
+  const [cpu, at] = [cpuMicros(gateway.pid), performance.now()];
+  await sleep(2_000);
+  return (cpuMicros(gateway.pid) - cpu) / (performance.now() - at);
 }
 
 async function interactive(settings: Settings, mode: Mode, gateway: GatewayProcess, client: JsonClient, session: string): Promise<InteractiveResult> {
@@ -80,8 +94,16 @@ async function interactive(settings: Settings, mode: Mode, gateway: GatewayProce
   const totals: number[] = [];
   const steps = { preview: [] as number[], approval: [] as number[], decide: [] as number[], execute: [] as number[] };
   const failures: string[] = [];
+  let cpuBefore = Number.NaN;
+  let startedAt = 0;
+  let idleUsPerMs = 0;
   for (let i = 0; i < WARMUP_SEQUENCES + settings.moneySequences; i++) {
     const order = perpOrder(`int-${mode}-${i}`, i, i % 2 ? 'sell' : 'buy');
+    if (i === WARMUP_SEQUENCES) {
+      // Once warm: what the gateway spends with no request (market-data ingestion), then the timed sequences.
+      idleUsPerMs = await idleCpu(gateway);
+      [cpuBefore, startedAt] = [cpuMicros(gateway.pid), performance.now()];
+    }
     try {
       const n = await nonce(client); // untimed: part of signing
       const preview = await client.expect(200, 'POST', '/api/v1/execute/preview', session, order);
@@ -106,10 +128,13 @@ async function interactive(settings: Settings, mode: Mode, gateway: GatewayProce
     sequences: totals.length,
     total: spread(totals),
     steps: { preview: spread(steps.preview), approval: spread(steps.approval), decide: spread(steps.decide), execute: spread(steps.execute) },
+    idleUsPerMs,
+    gatewayCpuUsPerSequence: (cpuMicros(gateway.pid) - cpuBefore - idleUsPerMs * (performance.now() - startedAt)) / Math.max(1, settings.moneySequences),
     failures,
   };
   log(
-    `money ${mode}: ${totals.length} interactive sequences, sum of 4 round trips p50 ${fmt(result.total.p50, 1)} p99 ${fmt(result.total.p99, 1)} ms (${failures.length} failed)`,
+    `money ${mode}: ${totals.length} interactive sequences, sum of 4 round trips p50 ${fmt(result.total.p50, 1)} p99 ${fmt(result.total.p99, 1)} ms, ` +
+      `${fmt(result.gatewayCpuUsPerSequence)} µs gateway CPU per sequence above idle (idle ${fmt(result.idleUsPerMs / 10, 1)} % of a core; ${failures.length} failed)`,
   );
   return result;
 }
@@ -120,6 +145,7 @@ export interface AgentResult {
   seconds: number;
   executions: number;
   executionsPerSecond: number;
+  /** Gateway CPU (all its threads) per execution, less its idle CPU (market-data ingestion) over the run. */
   gatewayCpuUsPerExecution: number;
   /** The load generator's (this process's) CPU over the run, as a share of one core. */
   clientCpu: number;
@@ -149,7 +175,7 @@ async function balances(client: JsonClient, key: string): Promise<Map<string, De
   return new Map((res.body.data.balances as { token: string; amount: string }[]).map((b) => [b.token, new Decimal(b.amount)]));
 }
 
-async function agent(settings: Settings, mode: Mode, gateway: GatewayProcess, client: JsonClient, session: string): Promise<AgentResult> {
+async function agent(settings: Settings, mode: Mode, gateway: GatewayProcess, client: JsonClient, session: string, idleUsPerMs: number): Promise<AgentResult> {
   const key = gateway.identity.agentKey;
   await client.expect(200, 'POST', '/api/v1/agent-sessions', session, {
     apiKeyId: gateway.identity.agentKeyId,
@@ -211,7 +237,7 @@ async function agent(settings: Settings, mode: Mode, gateway: GatewayProcess, cl
   };
   await Promise.all(Array.from({ length: settings.agentClients }, worker));
   const seconds = (Date.now() - started) / 1000;
-  const cpu = cpuMicros(gateway.pid) - cpuBefore;
+  const cpu = cpuMicros(gateway.pid) - cpuBefore - idleUsPerMs * seconds * 1000;
   const clientUsage = process.cpuUsage(clientBefore);
   const clientCpu = (clientUsage.user + clientUsage.system) / (seconds * 1e6);
 
@@ -302,8 +328,10 @@ export async function moneyPath(settings: Settings, command: string[]): Promise<
       const client = new JsonClient(gateway.url, Math.max(64, settings.agentClients * 2));
       try {
         const session = await walletSession(client, gateway.identity.wallet);
-        if (settings.moneyModes.includes(mode)) result.interactive.push(await interactive(settings, mode, gateway, client, session));
-        if (settings.agentModes.includes(mode)) result.agent.push(await agent(settings, mode, gateway, client, session));
+        const interactiveRun = settings.moneyModes.includes(mode) ? await interactive(settings, mode, gateway, client, session) : undefined;
+        if (interactiveRun) result.interactive.push(interactiveRun);
+        if (settings.agentModes.includes(mode))
+          result.agent.push(await agent(settings, mode, gateway, client, session, interactiveRun?.idleUsPerMs ?? (await idleCpu(gateway))));
       } finally {
         client.close();
       }
@@ -326,7 +354,8 @@ export function moneyRows(result: MoneyResult): Row[] {
       area: `money ${r.mode}`,
       what: `preview→approval→decide→execute, ${r.sequences} sequences`,
       figure:
-        `sum p50 ${fmt(r.total.p50, 1)} / p99 ${fmt(r.total.p99, 1)} ms (p50 ${fmt(s.preview.p50, 1)} + ${fmt(s.approval.p50, 1)} + ${fmt(s.decide.p50, 1)} + ${fmt(s.execute.p50, 1)})` +
+        `sum p50 ${fmt(r.total.p50, 1)} / p99 ${fmt(r.total.p99, 1)} ms (p50 ${fmt(s.preview.p50, 1)} + ${fmt(s.approval.p50, 1)} + ${fmt(s.decide.p50, 1)} + ${fmt(s.execute.p50, 1)}); ` +
+        `${fmt(r.gatewayCpuUsPerSequence)} µs gateway CPU per sequence` +
         (r.failures.length ? `; ${r.failures.length} failed` : ''),
       goal: `p99 ≤ ${LATENCY_GOAL_MS[r.mode]} ms`,
       pass: r.sequences === 0 ? null : r.total.p99 <= LATENCY_GOAL_MS[r.mode] && r.failures.length === 0,

@@ -5,6 +5,7 @@ import { openSqliteDatabase, type SqliteDatabase } from './sqlite-database.js';
 import { SqliteAgentSessionStore } from './sqlite-agent-session-store.js';
 import { SqliteApprovalStore } from './sqlite-approval-store.js';
 import { SqliteAuditStore } from './sqlite-audit-store.js';
+import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { SqliteControlsStore } from './sqlite-controls-store.js';
 import { SqliteExecutionStore } from './sqlite-execution-store.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
@@ -82,6 +83,8 @@ export function openEmbeddedStores(dataDir: string, logger: Logger, now: () => n
   const opened = db;
   const commits = new SqliteGroupCommit(opened, (err) => logger.error({ err }, 'an event after a commit could not be published'));
   const execution = groupCommitted(commits, sqliteExecutionStores(opened, now));
+  // WAL checkpoints on a worker thread, not in the commit (and the event-loop turn) that crosses SQLite's threshold.
+  const checkpointer = new SqliteCheckpointer(opened, (err) => logger.warn({ err }, 'the WAL checkpointer failed; the gateway connection checkpoints itself'));
   // Through the group commit like every store call: a prune that fails ends its batch as a failure.
   const prune = commits.wrap({ run: async () => pruneExpired(opened, now()) });
   const pruner = setInterval(() => {
@@ -96,6 +99,7 @@ export function openEmbeddedStores(dataDir: string, logger: Logger, now: () => n
     commits,
     close() {
       clearInterval(pruner);
+      checkpointer.close();
       if (opened.open) commits.flush();
       if (opened.open) opened.close();
       lock.release();
