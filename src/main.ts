@@ -1,4 +1,4 @@
-import { buildApp, type GatewayApp } from './app.js';
+import type { GatewayApp } from './app.js';
 import { DEMO_ACCOUNT } from './auth/key-issuer.js';
 import { loadConfig } from './config/gateway-config.js';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown.js';
@@ -8,6 +8,8 @@ import { failStart } from './lifecycle/start-failure.js';
 let app: GatewayApp | undefined;
 try {
   const config = loadConfig();
+  // The app (schema, stores, clients) is loaded only once the settings are valid: a bad setting fails in a few ms.
+  const { buildApp } = await import('./app.js');
   app = buildApp(config);
   const { logger } = app.services;
   // Listen first (a port in use fails before anything is touched); until start() is done every

@@ -12,8 +12,11 @@ import { startGateway, type TestGateway } from './support/gateway.js';
 import { writeBootstrap, type BootstrapKeys } from './support/keys.js';
 import { signedMessage, TEST_WALLET } from './support/wallet.js';
 
-/** `npm run wallet` as a real process against a real gateway, whose SIWE domain is 127.0.0.1 (no port). */
-const TSX = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
+/**
+ * `npm run wallet` as a real process against a real gateway, whose SIWE domain is 127.0.0.1 (no port).
+ * The script's tsx runs as a loader in that one process (`node --import tsx`), as the keys CLI tests do:
+ * tsx's own CLI would start a second node process for each call.
+ */
 const CLI = fileURLToPath(new URL('../src/cli/wallet.ts', import.meta.url));
 
 let gw: TestGateway;
@@ -28,9 +31,13 @@ afterAll(() => gw.close());
 
 async function wallet(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [TSX, CLI, ...args, '--url', gw.baseUrl, '--wallet-file', join(dir, 'w.json')], {
-      env: { ...process.env, NODE_ENV: 'development', ...env },
-    });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', CLI, ...args, '--url', gw.baseUrl, '--wallet-file', join(dir, 'w.json')],
+      {
+        env: { ...process.env, NODE_ENV: 'development', ...env },
+      },
+    );
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { buildApp, type AppOptions, type GatewayApp } from '../../src/app.js';
 import { testConfig, type GatewayConfig } from '../../src/config/gateway-config.js';
 import { ManualClock } from '../../src/domain/clock.js';
-import { prefillHistory } from './history.js';
+import type { GatewayStores } from '../../src/stores/gateway-stores.js';
+import { prefillHistory, prefillOnConnect } from './history.js';
 
 export interface TestGateway {
   app: GatewayApp;
@@ -21,7 +22,18 @@ export interface TestGateway {
  */
 export async function startGateway(overrides: Partial<GatewayConfig> = {}, at = Date.now(), options: Omit<AppOptions, 'clock'> = {}): Promise<TestGateway> {
   const clock = new ManualClock(at);
-  const app = buildApp(testConfig(overrides), { ...options, clock });
+  const config = testConfig(overrides);
+  const wrap = options.faults?.stores;
+  const stores =
+    config.mode === 'redis'
+      ? (opened: GatewayStores) =>
+          prefillOnConnect(
+            wrap?.(opened) ?? opened,
+            () => app.services.reader.directory.markets,
+            () => clock.now(),
+          )
+      : wrap;
+  const app: GatewayApp = buildApp(config, { ...options, clock, faults: { ...options.faults, stores } });
   await prefillHistory(app, clock.now());
   await app.start({ ingest: false });
   const server = app.createServer();
