@@ -7,7 +7,7 @@ import { marketUpdates, maxQueued } from '../resolvers/public/live-updates.js';
 
 // The gateway's own event bus and market router, without a server: a subscriber that does not read.
 const app = buildApp(testConfig(), { clock: new ManualClock(Date.now()) });
-afterAll(() => app.services.events.endSubscriptions());
+afterAll(() => app.endStreams());
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 const publishBtc = async (count: number) => {
   for (let i = 0; i < count; i++) app.services.events.publish('market:updated', { id: 'BTC-PERP', sequence: i + 1 } as never);
