@@ -35,8 +35,11 @@ describe('graphql-ws next frames written directly', () => {
     const { client, socket, texts, binary } = await connect();
     const ids = ['1', 'ünï "2"'];
     const write = ids.map((id) => nextFrameWriter(socket, id));
-    // 125 / 126 bytes in all cross the 7-bit length; 70 KB needs the 64-bit length.
-    const results = [{ a: 1 }, { data: 'x'.repeat(80) }, { data: 'y'.repeat(70_000) }, { data: 'é'.repeat(20) }].map((r) => Buffer.from(JSON.stringify(r)));
+    // Around 126 bytes in all the 7-bit length ends; 10 KB (written as head + shared tail) takes the
+    // 16-bit length, 70 KB the 64-bit one.
+    const results = [{ a: 1 }, { data: 'x'.repeat(80) }, { data: 'z'.repeat(10_000) }, { data: 'y'.repeat(70_000) }, { data: 'é'.repeat(20) }].map((r) =>
+      Buffer.from(JSON.stringify(r)),
+    );
     const expected: string[] = [];
     for (const bytes of results)
       for (const [i, id] of ids.entries()) {
