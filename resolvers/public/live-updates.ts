@@ -3,6 +3,8 @@ import type { GatewayEventMap } from '../../src/events/gateway-events.js';
 import type { MarketFreshness } from '../../src/market-data/market-view.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
 import { notFound } from '../../src/errors/error-factories.js';
+import { GatewayError } from '../../src/errors/gateway-error.js';
+import { deliverDirect } from '../../src/events/direct-delivery.js';
 import { marketEventRouter } from '../../src/events/market-event-router.js';
 import { orderBookView } from '../../src/market-data/order-book-view.js';
 import { stampSequences, topicSequences } from './topic-sequences.js';
@@ -21,6 +23,12 @@ export function marketsFollowed(ctx: GatewayContext, asset: string | null | unde
  * subscriber is registered with the market router (one bus listener per topic, events routed by
  * market) before the current state is read, so no change falls in between. `return()` ends it at
  * once, even while it waits for an event.
+ *
+ * An event that arrives while the consumer waits for the next one, with nothing queued, goes by the
+ * subscription's direct lane when it has one (a graphql-ws subscriber of a shared public event:
+ * written to its socket at once, no promise chain per subscriber); otherwise it wakes the consumer
+ * or is queued. A consumer that falls more than `maxQueued(markets)` events behind (a client not
+ * reading) ends with a `slow_consumer` error instead of queueing without bound.
  */
 export function followMarkets<K extends 'market:updated' | 'orderbook:updated' | 'freshness:changed'>(
   ctx: GatewayContext,
@@ -33,6 +41,8 @@ export function followMarkets<K extends 'market:updated' | 'orderbook:updated' |
   const queue: P[] = [];
   let waiting: ((r: IteratorResult<P>) => void) | undefined;
   let done = false;
+  let overflowed = false;
+  const limit = maxQueued(markets.length);
   const finished = (): IteratorResult<P> => ({ value: undefined, done: true });
   const stop = marketEventRouter(ctx.services.events).listen(
     topic,
@@ -40,10 +50,16 @@ export function followMarkets<K extends 'market:updated' | 'orderbook:updated' |
     idOf,
     (payload) => {
       if (waiting && queue.length === 0) {
+        if (deliverDirect(ctx, payload)) return;
         const wake = waiting;
         waiting = undefined;
         wake({ value: payload, done: false });
-      } else queue.push(payload);
+      } else if (queue.length < limit) queue.push(payload);
+      else {
+        overflowed = true;
+        queue.length = 0;
+        stop();
+      }
     },
     () => {
       // Shutdown: what is queued is still delivered, then the subscription completes.
@@ -62,6 +78,10 @@ export function followMarkets<K extends 'market:updated' | 'orderbook:updated' |
         queue.unshift(...(await state));
       }
       if (queue.length > 0) return { value: queue.shift()!, done: false };
+      if (overflowed && !done) {
+        done = true;
+        throw slowConsumer(limit);
+      }
       if (done) return finished();
       return new Promise<IteratorResult<P>>((resolve) => (waiting = resolve));
     },
@@ -81,6 +101,24 @@ export function followMarkets<K extends 'market:updated' | 'orderbook:updated' |
     [Symbol.asyncIterator]: () => iterator,
   };
   return iterator;
+}
+
+/** Events one subscription may fall behind: a few rounds of every market it follows, at least 256. */
+export function maxQueued(markets: number): number {
+  return Math.max(256, 4 * markets);
+}
+
+function slowConsumer(limit: number): GatewayError {
+  return new GatewayError(
+    503,
+    'slow_consumer',
+    `This subscription fell more than ${limit} events behind and was ended; subscribe again (with lastSequence) to resume.`,
+    {
+      retryable: true,
+      details: { limit },
+      nextAction: 'Read events as they arrive; resubscribe with lastSequence to learn whether events were missed.',
+    },
+  );
 }
 
 /**

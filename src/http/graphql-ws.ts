@@ -9,6 +9,8 @@ import type { GatewayLimits } from '../config/limits-config.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { checkRateLimit, clientAddress, verifiedBucket, type RateLimitOptions } from './use-rate-limits.js';
 import { Counter, SocketOperations } from './ws-limits.js';
+import { nextFrameWriter } from './ws-next-frames.js';
+import { offerDirectWrite } from '../events/direct-delivery.js';
 
 type Enveloped = ReturnType<YogaServerInstance<object, object>['getEnveloped']>;
 
@@ -133,6 +135,8 @@ export function attachGraphqlWs(
           contextValue: await enveloped.contextFactory(),
           rootValue: enveloped,
         };
+        // Shared public events skip graphql-ws' per-message chain when they can (events/direct-delivery.ts).
+        offerDirectWrite(args.contextValue as object, nextFrameWriter(ctx.extra.socket, id));
         operations.get(ctx.extra)?.start(id, key);
         return args;
       },

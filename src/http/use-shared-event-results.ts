@@ -10,6 +10,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { mapAsyncIterator, type Plugin } from 'graphql-yoga';
+import { offerSharedBytes } from '../events/direct-delivery.js';
 
 /**
  * Subscription fields whose events carry public data only, and whose selections read nothing of
@@ -62,10 +63,7 @@ export function useSharedEventResults(): Plugin {
     let text = printed.get(args.document);
     if (text === undefined) printed.set(args.document, (text = print(args.document)));
     const key = JSON.stringify([text, args.operationName ?? null, args.variableValues ?? {}]);
-    const stream = await createSourceEventStream(args);
-    if (!(Symbol.asyncIterator in stream)) return stream;
-    return mapAsyncIterator(stream as AsyncIterableIterator<unknown>, (payload: unknown) => {
-      if (typeof payload !== 'object' || payload === null) return execute({ ...args, rootValue: payload });
+    const resultOf = (payload: object) => {
       let results = resultsByPayload.get(payload);
       if (!results) resultsByPayload.set(payload, (results = new Map()));
       let result = results.get(key);
@@ -75,7 +73,18 @@ export function useSharedEventResults(): Plugin {
         results.set(key, result);
       }
       return result;
-    });
+    };
+    // The direct lane (graphql-ws): an event's shared bytes when its result is ready and error-free.
+    if (typeof args.contextValue === 'object' && args.contextValue !== null)
+      offerSharedBytes(args.contextValue, (payload) => {
+        const result = resultOf(payload);
+        return 'then' in result ? undefined : sharedResultBytes(result);
+      });
+    const stream = await createSourceEventStream(args);
+    if (!(Symbol.asyncIterator in stream)) return stream;
+    return mapAsyncIterator(stream as AsyncIterableIterator<unknown>, (payload: unknown) =>
+      typeof payload !== 'object' || payload === null ? execute({ ...args, rootValue: payload }) : resultOf(payload),
+    );
   };
 
   return {
