@@ -55,9 +55,9 @@ export class ServerEdge {
     const started = performance.now();
     const sse = route === this.options.graphqlEndpoint && (req.headers.accept ?? '').includes('text/event-stream');
     if (sse) this.options.metrics.sseOpened();
-    // One listener for the metrics and the failures-only access log.
+    // One listener for the metrics and the failures-only access log ('close' comes once: no once() wrapper to remove).
     const closed = this.log.closed;
-    res.once('close', () => {
+    res.on('close', () => {
       if (sse) this.options.metrics.sseClosed();
       this.options.metrics.observe(receivedMethod, route, res.statusCode, (performance.now() - started) / 1000);
       closed?.(req, res, started);
