@@ -37,7 +37,7 @@ import { useJsonBodies } from './http/use-json-bodies.js';
 import { useStrictBodies } from './http/use-strict-bodies.js';
 import { useCleanErrors } from './http/use-clean-errors.js';
 import { corsPolicy } from './http/cors-policy.js';
-import { setSecurityHeaders } from './http/security-headers.js';
+import { securityHeaders, setHeaders } from './http/security-headers.js';
 import { DashboardAssets } from './http/dashboard-assets.js';
 import { yogaLogging } from './http/yoga-logging.js';
 import { PublicFastPath, type ErrorMasking } from './http/public-fast-path.js';
@@ -278,8 +278,12 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
         const requestId = requestIdOf(req.headers['x-request-id']);
         // The spec's other name for the public contract document.
         if (req.url === '/openapi.public.json' || req.url?.startsWith('/openapi.public.json?')) req.url = `/api/v1/public${req.url}`;
-        setSecurityHeaders(req, res, GRAPHQL_ENDPOINT);
-        if (edge.accept(req, res, requestId)) return; // request id, HEAD, metrics, access log, /healthz /readyz /metrics
+        // Decided before the edge serves HEAD as GET; written with the answer's own head on the fast path.
+        const security = securityHeaders(req, GRAPHQL_ENDPOINT);
+        if (edge.accept(req, res, requestId, security)) return; // request id, HEAD, metrics, access log, /healthz /readyz /metrics
+        // Public GET routes skip the fetch-API and router layers; everything else goes through Yoga and Sofa.
+        if (fastPath?.handle(req, res, requestId, security)) return;
+        setHeaders(res, security);
         // Model Context Protocol tools for agents (internal to the REST contract: in neither document).
         if (req.url === MCP_PATH || req.url?.startsWith(`${MCP_PATH}?`)) {
           res.setHeader('x-request-id', requestId);
@@ -294,8 +298,6 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
         }
         // The live dashboard (first-party, in neither contract document): built assets from dist/dashboard.
         if (dashboard.handle(req, res, requestId)) return;
-        // Public GET routes skip the fetch-API and router layers; everything else goes through Yoga and Sofa.
-        if (fastPath?.handle(req, res, requestId)) return;
         res.setHeader('x-request-id', requestId);
         admitRequest(req, res, requestId, { maxBodyBytes: config.limits.maxBodyBytes }, () => runInScope(edge.scopeOf(req, requestId), () => yoga(req, res)));
       });

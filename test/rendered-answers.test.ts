@@ -166,3 +166,90 @@ describe('answers rendered once per snapshot version', () => {
     }
   });
 });
+
+describe('history answers rendered once per snapshot version, candle version and bucket', () => {
+  const DAILY = '/api/v1/public/markets/BTC/history';
+  const MINUTES = '/api/v1/public/markets/BTC/history?resolution=1m&limit=60';
+  const HOURS_TO = '/api/v1/public/markets/BTC/history?resolution=1h&limit=24&to=2026-11-18T16:30:00Z';
+
+  /** The answer the resolvers execute at this instant: the remembered one is not consulted. */
+  async function executed(gw: TestGateway, path: string) {
+    answer.mockImplementationOnce(() => undefined);
+    return text(gw, path);
+  }
+
+  /** Moves the clock to `offset` ms into the next minute (minute candles open and close on the minute). */
+  function toMinute(gw: TestGateway, offset: number): void {
+    gw.clock.advance(60_000 - (gw.clock.now() % 60_000) + offset);
+  }
+
+  it('re-times a remembered history to exactly what the resolvers execute, on both paths, while no candle is written', async () => {
+    for (const gw of [fast, sofa]) {
+      toMinute(gw, 100);
+      await gw.app.services.ingest.pollAll();
+      for (const path of [DAILY, MINUTES, HOURS_TO]) await text(gw, path);
+      for (const step of [1, 999, 1_500, 20_000]) {
+        gw.clock.advance(step);
+        for (const path of [DAILY, MINUTES, HOURS_TO]) {
+          answer.mockClear();
+          const hit = await text(gw, path);
+          expect(servedRendered()).toBe(true);
+          const body = JSON.parse(hit.body);
+          expect(body.generatedAt).toBe(new Date(gw.clock.now()).toISOString());
+          if (path !== HOURS_TO) expect(body.data.to).toBe(body.generatedAt);
+          const fresh = await executed(gw, path);
+          expect(hit.status).toBe(fresh.status);
+          expect(hit.body).toBe(fresh.body);
+          expect(hit.headers.get('cache-control')).toBe(fresh.headers.get('cache-control'));
+        }
+      }
+    }
+  });
+
+  it('executes again after a candle write alone, and serves the new candle', async () => {
+    for (const gw of [fast, sofa]) {
+      toMinute(gw, 100);
+      await gw.app.services.ingest.pollAll();
+      const before = await text(gw, MINUTES);
+      gw.clock.advance(500);
+      const market = gw.app.services.reader.directory.resolve('BTC')!;
+      const snapshotVersion = gw.app.services.answerVersion();
+      const last = JSON.parse(before.body).data.points.at(-1);
+      await gw.app.stores.candles.record(market.id, { time: gw.clock.now(), price: '1', volume: '7' });
+      expect(gw.app.services.answerVersion()).toBe(snapshotVersion); // only the candles moved
+      answer.mockClear();
+      const after = await text(gw, MINUTES);
+      expect(servedRendered()).toBe(false);
+      const point = JSON.parse(after.body).data.points.at(-1);
+      expect(point.start).toBe(last.start);
+      expect(point.low).toBe('1');
+      expect(point.volume).not.toBe(last.volume);
+      expect(after.body).toBe((await executed(gw, MINUTES)).body);
+      // Remembered again at the new candle version.
+      answer.mockClear();
+      expect((await text(gw, MINUTES)).body).toBe((await executed(gw, MINUTES)).body);
+      expect(servedRendered()).toBe(true);
+    }
+  });
+
+  it('executes again once a bucket boundary passes: the open candle closes and the default range moves', async () => {
+    for (const gw of [fast, sofa]) {
+      toMinute(gw, 59_000);
+      await gw.app.services.ingest.pollAll();
+      const before = JSON.parse((await text(gw, MINUTES)).body);
+      expect(before.data.points.at(-1).closed).toBe(false);
+      gw.clock.advance(999);
+      answer.mockClear();
+      await text(gw, MINUTES);
+      expect(servedRendered()).toBe(true); // still within the minute
+      gw.clock.advance(2);
+      answer.mockClear();
+      const after = await text(gw, MINUTES);
+      expect(servedRendered()).toBe(false);
+      const points = JSON.parse(after.body).data.points;
+      const closed = points.find((p: { start: string }) => p.start === before.data.points.at(-1).start);
+      expect(closed?.closed).toBe(true);
+      expect(after.body).toBe((await executed(gw, MINUTES)).body);
+    }
+  });
+});

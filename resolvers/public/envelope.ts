@@ -29,6 +29,9 @@ export interface EnvelopeTiming {
   freshness: FreshnessBasis[];
   /** A mirror's ETag from the version (when known) and the freshness values at `now`. */
   etag?: (version: string | undefined, freshness: readonly Freshness[]) => string;
+  /** See TimedAnswer: members after the freshness values whose value is `now`, and what else the answer depends on. */
+  instants?: readonly string[];
+  standsAt?: (now: number) => boolean;
 }
 
 /**
@@ -37,11 +40,19 @@ export interface EnvelopeTiming {
  * re-times per request (src/http/rendered-answers.ts).
  */
 export function timedEnvelope<T>(ctx: GatewayContext, data: T, timing: EnvelopeTiming, status?: number): PublicEnvelope<T> {
-  const { version, now, etag } = timing;
+  const { version, now, etag, instants, standsAt } = timing;
   const memo = new Map<FreshnessBasis, Freshness>();
   const values = timing.freshness.map((b) => freshnessAt(b, now, memo));
   if (ctx.http) {
-    if (version !== undefined) ctx.http.timed = { version, now, freshness: timing.freshness, ...(etag ? { etag } : {}) };
+    if (version !== undefined)
+      ctx.http.timed = {
+        version,
+        now,
+        freshness: timing.freshness,
+        ...(etag ? { etag } : {}),
+        ...(instants ? { instants } : {}),
+        ...(standsAt ? { standsAt } : {}),
+      };
     if (etag) ctx.http.etag = etag(version, values);
   }
   return publicEnvelope(ctx, data, values[0]!, now, status);

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { missingFreshness } from '../../src/domain/freshness.js';
+import { missingFreshness, type FreshnessBasis } from '../../src/domain/freshness.js';
+import { viewFreshnessBasis } from '../../src/market-data/market-reader.js';
 import { HISTORY_LIMIT, HISTORY_RESOLUTIONS } from '../../src/market-data/history-limits.js';
-import type { HistoryPoint, HistoryResolution } from '../../src/market-data/candle-history.js';
+import { RESOLUTION_MS, type HistoryPoint, type HistoryResolution } from '../../src/market-data/candle-history.js';
 import { isRfc3339 } from '../../src/domain/rfc3339.js';
 import type { GatewayContext } from '../../src/http/gateway-context.js';
-import { publicEnvelope, type PublicEnvelope } from './envelope.js';
+import { publicEnvelope, timedEnvelope, type PublicEnvelope } from './envelope.js';
 import { invalidParameter } from '../../src/errors/error-factories.js';
 
 export interface MarketHistory {
@@ -89,13 +90,32 @@ export async function marketHistoryEnvelope(ctx: GatewayContext, args: HistoryAr
     q.to = at.to;
     if (q.from !== undefined && q.from > q.to) throw invalid(`'from' is later than the cursor's page`, 'from');
   }
+  // Read before the data: an answer is reused only while no snapshot or candle write came after these.
+  const version = ctx.services.answerVersion();
+  const candles = history.candleVersion(market.id);
   const result = await history.candles({ marketId: market.id, ...q, now });
   if ('refused' in result) throw invalid(result.refused, 'resolution');
-  const freshness = (await reader.freshness(market, now)).freshness;
+  const view = await reader.view(market, now);
+  const basis: FreshnessBasis = view
+    ? viewFreshnessBasis(view.asOfMs, view.freshness.sourceStatus)
+    : { missing: 'no_snapshot', sourceStatus: await reader.sourceStatus(market.sourceId) };
   const oldest = result.points[0];
   const nextCursor =
     oldest && result.points.length === q.limit && (q.from === undefined || oldest.start > q.from)
       ? ctx.services.cursors.encode('history', { m: market.id, r: q.resolution, to: oldest.start - 1 } satisfies HistoryPosition)
       : null;
-  return publicEnvelope(ctx, { ...empty, asset: market.asset, marketId: market.id, points: result.points, nextCursor }, freshness, now);
+  const data = { ...empty, asset: market.asset, marketId: market.id, points: result.points, nextCursor };
+  // Between two bucket boundaries of the resolution only the instant moves (generatedAt, freshness,
+  // a default `to`): which buckets are in range and which are closed change at a boundary.
+  const res = RESOLUTION_MS[q.resolution];
+  const boundary = Math.floor(now / res) * res + res;
+  const defaultTo = args.to == null && !args.cursor;
+  const timing = {
+    version: candles === undefined ? undefined : version,
+    now,
+    freshness: [basis],
+    ...(defaultTo ? { instants: ['to'] } : {}),
+    standsAt: (at: number) => at < boundary && history.candleVersion(market.id) === candles,
+  };
+  return timedEnvelope(ctx, data, timing);
 }

@@ -15,14 +15,24 @@ export function isRfc3339(value: string): boolean {
 const MINUTE_MS = 60_000;
 const ALIGNED_ISO_LIMIT = 100_000;
 const alignedIso = new Map<number, string>();
+/** The last instant formatted that was not on a minute: requests in the same millisecond share it. */
+let lastMs = Number.NaN;
+let lastIso = '';
 
 /**
  * `new Date(ms).toISOString()`, remembered for whole minutes: candle buckets and funding times
  * repeat across requests (a default history answer is 366 of them, and toISOString was a third of
- * its CPU), while per-request instants are not worth remembering. Bounded: cleared when full.
+ * its CPU), while per-request instants are not worth keeping beyond the last one (under load
+ * several requests share a millisecond). Bounded: cleared when full.
  */
 export function isoOfEpochMs(ms: number): string {
-  if (ms % MINUTE_MS !== 0) return new Date(ms).toISOString();
+  if (ms % MINUTE_MS !== 0) {
+    if (ms !== lastMs) {
+      lastIso = new Date(ms).toISOString();
+      lastMs = ms;
+    }
+    return lastIso;
+  }
   let iso = alignedIso.get(ms);
   if (iso === undefined) {
     iso = new Date(ms).toISOString();

@@ -22,8 +22,15 @@ export type TaggedRequest = IncomingMessage & { gatewayEdge?: EdgeTags };
  * can appear. When the info level is off (LOG_LEVEL=warn) no per-request logger is built: only
  * failed requests are written, in the same shape, from the values the edge already has.
  */
-export function accessLog(logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
-  return logger.isLevelEnabled('info') ? pinoAccessLog(logger) : failuresOnly(logger);
+export function accessLog(logger: Logger): AccessLog {
+  return logger.isLevelEnabled('info') ? { attach: pinoAccessLog(logger) } : { closed: failuresOnly(logger) };
+}
+
+/** How the edge drives the access log: pino-http attached per request, or the failures-only line when the answer closes. */
+export interface AccessLog {
+  attach?: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Told once, when the response closes (after it finished, or when the connection closed first). */
+  closed?: (req: IncomingMessage, res: ServerResponse, startedMs: number) => void;
 }
 
 function pinoAccessLog(logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
@@ -44,26 +51,19 @@ function pinoAccessLog(logger: Logger): (req: IncomingMessage, res: ServerRespon
   });
 }
 
-function failuresOnly(logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
-  return (req, res) => {
-    const started = performance.now();
-    const done = () => {
-      res.off('close', done);
-      res.off('finish', done);
-      const aborted = !res.writableEnded;
-      if (!(aborted || res.statusCode >= 500) || !logger.isLevelEnabled('error')) return;
-      const edge = (req as TaggedRequest).gatewayEdge;
-      const line = {
-        requestId: edge?.scope.requestId,
-        req: requestFields(req as TaggedRequest),
-        res: { statusCode: res.statusCode, ...principalOf(edge?.scope) },
-        responseTime: Math.round(performance.now() - started),
-        ...(aborted ? { err: { message: 'request aborted' } } : {}),
-      };
-      logger.error(line, 'request failed');
+function failuresOnly(logger: Logger): NonNullable<AccessLog['closed']> {
+  return (req, res, started) => {
+    const aborted = !res.writableEnded;
+    if (!(aborted || res.statusCode >= 500) || !logger.isLevelEnabled('error')) return;
+    const edge = (req as TaggedRequest).gatewayEdge;
+    const line = {
+      requestId: edge?.scope.requestId,
+      req: requestFields(req as TaggedRequest),
+      res: { statusCode: res.statusCode, ...principalOf(edge?.scope) },
+      responseTime: Math.round(performance.now() - started),
+      ...(aborted ? { err: { message: 'request aborted' } } : {}),
     };
-    res.on('finish', done);
-    res.on('close', done);
+    logger.error(line, 'request failed');
   };
 }
 

@@ -65,8 +65,10 @@ export const NOT_MODIFIED_VARY = { vary: 'Accept-Encoding' };
 export function answerHeaders(...records: Record<string, string>[]): Record<string, string> {
   const merged: Record<string, string> = {};
   for (const record of records) {
-    for (const [name, value] of Object.entries(record)) {
-      merged[name] = name === 'vary' && merged.vary && !merged.vary.toLowerCase().includes(value.toLowerCase()) ? `${merged.vary}, ${value}` : value;
+    for (const name in record) {
+      const value = record[name]!;
+      const vary = name === 'vary' ? merged.vary : undefined;
+      merged[name] = vary && !vary.toLowerCase().includes(value.toLowerCase()) ? `${vary}, ${value}` : value;
     }
   }
   return merged;

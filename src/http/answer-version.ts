@@ -1,23 +1,44 @@
-import type { SharedState } from '../domain/shared-state.js';
+import type { SharedState, SharedStateStatus } from '../domain/shared-state.js';
 import type { MarketReader } from '../market-data/market-reader.js';
 import type { ProtocolRegistry } from '../protocols/protocol-registry.js';
+
+/** Every member of the shared-state status (the compiler keeps this list whole). */
+const STATUS_KEYS = Object.keys({
+  mode: true,
+  connected: true,
+  lastError: true,
+  lastErrorAt: true,
+  ingestionLeader: true,
+  replica: true,
+  leadingReplica: true,
+} satisfies Record<keyof SharedStateStatus, true>) as (keyof SharedStateStatus)[];
 
 /**
  * The version of everything a public answer is computed from besides the instant: the snapshot
  * cache's writes, the protocol registry's changes and this replica's shared-state status. Undefined
- * where the snapshot cache is not versioned (Redis): such answers are rendered every time.
+ * where the snapshot cache is not versioned (Redis): such answers are rendered every time. Read on
+ * every public request: the status is compared member by member and the text made only when a part moved.
  */
 export function answerVersion(reader: MarketReader, protocols: ProtocolRegistry, sharedState: SharedState): () => string | undefined {
-  let lastShared = '';
+  let lastShared: SharedStateStatus | undefined;
   let sharedRevision = 0;
+  let lastCache: number | undefined;
+  let lastProtocols = -1;
+  let text = '';
   return () => {
     const cache = reader.version();
     if (cache === undefined) return undefined;
-    const shared = JSON.stringify(sharedState.status());
-    if (shared !== lastShared) {
+    const shared = sharedState.status();
+    if (!lastShared || STATUS_KEYS.some((k) => shared[k] !== lastShared![k])) {
       lastShared = shared;
       sharedRevision += 1;
+      lastCache = undefined;
     }
-    return `${cache}.${protocols.revision}.${sharedRevision}`;
+    if (cache !== lastCache || protocols.revision !== lastProtocols) {
+      lastCache = cache;
+      lastProtocols = protocols.revision;
+      text = `${cache}.${protocols.revision}.${sharedRevision}`;
+    }
+    return text;
   };
 }

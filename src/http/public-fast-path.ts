@@ -21,6 +21,7 @@ import { PUBLIC_CORS } from './cors-policy.js';
 import type { GatewaySofa } from './use-sofa-routes.js';
 import { answerKey, type RenderedAnswers } from './rendered-answers.js';
 import { answerHeaders, NOT_MODIFIED_VARY, type AnswerEncoder } from './answer-encoding.js';
+import { setHeaders, type HeaderList } from './security-headers.js';
 
 /** Yoga's error masking (its `maskedErrorsOpts`), applied to execution errors as its envelop plugin does for Sofa. */
 export interface ErrorMasking {
@@ -60,6 +61,10 @@ const PLAIN_URL = /^\/api\/[\w\-.~%!$&'()*+,;=:@/?]*$/;
 /** `.`/`..` segments (also percent-encoded) are removed by URL parsing: leave those to Yoga. */
 const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
 const NO_QUERY = new URLSearchParams();
+const MATCH_CACHE_LIMIT = 2_000;
+
+/** A path's first GET match as the contract guard finds it (undefined: none, or not a compiled public route). */
+type PathMatch = { operation: PublicOperation; params: Record<string, string> } | undefined;
 
 /**
  * Public GET routes answered at the node:http level, without the fetch-API objects, Sofa's router
@@ -75,6 +80,8 @@ const NO_QUERY = new URLSearchParams();
 export class PublicFastPath {
   private readonly matcher: RouteMatcher;
   private readonly operations = new Map<RouteSpec, PublicOperation>();
+  /** Matches by path: the same few paths are asked again and again. Bounded: cleared when full. */
+  private readonly matchOfPath = new Map<string, PathMatch>();
 
   constructor(private readonly options: PublicFastPathOptions) {
     // GET rows only, in registry order: the first match is the contract guard's first GET match.
@@ -99,34 +106,46 @@ export class PublicFastPath {
   }
 
   /** Answers a public GET and returns true; returns false, having done nothing, for Yoga to handle it. */
-  handle(req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
+  handle(req: IncomingMessage, res: ServerResponse, requestId: string, security: HeaderList): boolean {
     const url = req.url;
     if (req.method !== 'GET' || url === undefined || !PLAIN_URL.test(url)) return false;
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
-    if (DOT_SEGMENT.test(path)) return false;
-    let matches;
-    try {
-      matches = this.matcher.match(path);
-    } catch {
-      return false; // bad percent-encoding: the contract guard's 400
-    }
-    const match = matches[0];
-    const operation = match && match.route.visibility === 'public' ? this.operations.get(match.route) : undefined;
-    if (!match || !operation) return false;
-    this.serve(req, res, requestId, operation, match.params, q === -1 ? undefined : url.slice(q + 1)).catch((err: unknown) => {
+    const found = this.matchOf(path);
+    if (!found) return false;
+    const { operation, params } = found;
+    this.serve(req, res, requestId, security, operation, params, q === -1 ? undefined : url.slice(q + 1)).catch((err: unknown) => {
       // A fault of this path itself: logged and answered as Sofa's handler answers an unexpected error.
-      if (!res.headersSent) return this.writeError(res, requestId, restErrorOutcome([err], { requestId, route: operation.route }, this.options.logger), {});
+      if (!res.headersSent)
+        return this.writeError(res, requestId, security, restErrorOutcome([err], { requestId, route: operation.route }, this.options.logger), {});
       this.options.logger.error({ err, requestId, route: operation.route.operationId }, 'public fast path failed after its headers');
       res.destroy();
     });
     return true;
   }
 
+  private matchOf(path: string): PathMatch {
+    if (this.matchOfPath.has(path)) return this.matchOfPath.get(path);
+    if (DOT_SEGMENT.test(path)) return undefined;
+    let matches;
+    try {
+      matches = this.matcher.match(path);
+    } catch {
+      return undefined; // bad percent-encoding: the contract guard's 400
+    }
+    const match = matches[0];
+    const operation = match && match.route.visibility === 'public' ? this.operations.get(match.route) : undefined;
+    const found = match && operation ? { operation, params: match.params } : undefined;
+    if (this.matchOfPath.size >= MATCH_CACHE_LIMIT) this.matchOfPath.clear();
+    this.matchOfPath.set(path, found);
+    return found;
+  }
+
   private async serve(
     req: IncomingMessage,
     res: ServerResponse,
     requestId: string,
+    security: HeaderList,
     op: PublicOperation,
     params: Record<string, string>,
     query: string | undefined,
@@ -136,14 +155,14 @@ export class PublicFastPath {
     // Order as on the Yoga path: contract guard, then rate limit, then Sofa.
     const searchParams = query ? new URLSearchParams(query) : NO_QUERY;
     const rejection = queryRejection(route, searchParams, requestId);
-    if (rejection) return this.writeError(res, requestId, rejection, cors);
+    if (rejection) return this.writeError(res, requestId, security, rejection, cors);
     const rate = await checkRateLimit(this.options.rateLimits, {
       isPublic: true,
       forwardedFor: req.headers['x-forwarded-for'] as string | undefined,
       remoteAddress: req.socket.remoteAddress,
       requestId,
     });
-    if (rate.rejection) return this.writeError(res, requestId, rate.rejection, cors);
+    if (rate.rejection) return this.writeError(res, requestId, security, rate.rejection, cors);
     const limits = rate.decision ? rateLimitHeaders(rate.decision) : {};
 
     // The same URL answered at the same snapshot version: the remembered body, re-timed (RenderedAnswers).
@@ -156,21 +175,22 @@ export class PublicFastPath {
       scope = { requestId, route, ...rendered.scope };
     } else {
       const outcome = await this.execute(req, requestId, op, params);
-      if ('error' in outcome) return this.writeError(res, requestId, outcome.error, { ...cors, ...limits });
+      if ('error' in outcome) return this.writeError(res, requestId, security, outcome.error, { ...cors, ...limits });
       ({ body, scope } = outcome);
       this.options.answers.remember(key, body, scope);
     }
     const head = finishHead(route, scope, 200, req.headers['if-none-match']);
+    // One writeHead with every header (the security headers included, none set before it): node:http's fast case.
     if (head.notModified) {
       // Compressing happens only for an answer that is sent.
-      res.writeHead(304, answerHeaders({ 'x-request-id': requestId, ...head.headers }, cors, NOT_MODIFIED_VARY, limits));
+      res.writeHead(304, headerList(security, answerHeaders({ 'x-request-id': requestId, ...head.headers }, cors, NOT_MODIFIED_VARY, limits)));
       return void res.end();
     }
     const encoded = this.options.encoder.encode(body, req.headers['accept-encoding']);
     const headers = answerHeaders({ 'x-request-id': requestId, ...head.headers }, cors, encoded.headers, limits);
     headers['content-type'] = JSON_TYPE;
     headers['content-length'] = String(Buffer.byteLength(encoded.body));
-    res.writeHead(head.status, headers);
+    res.writeHead(head.status, headerList(security, headers));
     res.end(encoded.body);
   }
 
@@ -200,11 +220,19 @@ export class PublicFastPath {
     }
   }
 
-  private writeError(res: ServerResponse, requestId: string, outcome: ErrorOutcome, extra: Record<string, string>): void {
+  private writeError(res: ServerResponse, requestId: string, security: HeaderList, outcome: ErrorOutcome, extra: Record<string, string>): void {
+    setHeaders(res, security);
     const body = JSON.stringify(outcome.body);
     res.writeHead(outcome.status, { 'x-request-id': requestId, ...errorHeaders(outcome.headers), 'content-length': Buffer.byteLength(body), ...extra });
     res.end(body);
   }
+}
+
+/** The security headers followed by a record's, as one list for writeHead. */
+function headerList(security: HeaderList, record: Record<string, string>): string[] {
+  const list = security.slice();
+  for (const name in record) list.push(name, record[name]!);
+  return list;
 }
 
 /** The public plane's CORS answer (as Yoga's corsPolicy gives it): only for requests with an Origin. */

@@ -5,11 +5,16 @@ import type { RequestScope, TimedAnswer } from './request-scope.js';
 
 /** One route answer's body cut around its time-dependent values, valid while the snapshot version stands. */
 interface Template {
-  /** The body's text between the values: before `generatedAt`, after it, then after each freshness value. */
+  /** The body's text between the values: before `generatedAt`, after it, after each freshness value, then after each instant. */
   pieces: string[];
   freshness: FreshnessBasis[];
+  /** How many members after the freshness values hold the instant (TimedAnswer.instants). */
+  instants: number;
   status: number | undefined;
   etag: TimedAnswer['etag'];
+  standsAt: TimedAnswer['standsAt'];
+  /** UTF-16 code units held. */
+  size: number;
 }
 
 /** A re-timed answer: its body and what finishHead reads (freshness, status, ETag). */
@@ -60,11 +65,20 @@ export class RenderedAnswers {
     const t = this.templates.get(key);
     if (!t) return undefined;
     const now = this.now();
+    if (t.standsAt && !t.standsAt(now)) {
+      // What else it depends on moved (a candle written, a bucket closed): executed again and remembered anew.
+      this.templates.delete(key);
+      this.held -= t.size;
+      return undefined;
+    }
     const memo = new Map<FreshnessBasis, Freshness>();
     const values = t.freshness.map((b) => freshnessAt(b, now, memo));
     const { pieces } = t;
-    let body = pieces[0]! + isoOfEpochMs(now) + pieces[1]!;
-    for (let i = 0; i < values.length; i++) body += freshnessJson(values[i]!) + pieces[i + 2]!;
+    const iso = isoOfEpochMs(now);
+    let body = pieces[0]! + iso + pieces[1]!;
+    let i = 0;
+    for (; i < values.length; i++) body += freshnessJson(values[i]!) + pieces[i + 2]!;
+    for (let j = 0; j < t.instants; j++) body += iso + pieces[i + j + 2]!;
     const scope: RenderedAnswer['scope'] = { freshness: values[0]! };
     if (t.status !== undefined) scope.status = t.status;
     if (t.etag) scope.etag = t.etag(this.generation!, values);
@@ -76,10 +90,19 @@ export class RenderedAnswers {
     const timed = scope.timed;
     if (!timed || !this.current(timed.version) || this.templates.has(key)) return false;
     if (this.held + body.length > TEMPLATE_BUDGET) return false;
+    if (timed.standsAt && !timed.standsAt(timed.now)) return false;
     const pieces = cut(body, timed);
     if (!pieces) return false;
     this.held += body.length;
-    this.templates.set(key, { pieces, freshness: withIso(timed.freshness), status: scope.status, etag: timed.etag });
+    this.templates.set(key, {
+      pieces,
+      freshness: withIso(timed.freshness),
+      instants: timed.instants?.length ?? 0,
+      status: scope.status,
+      etag: timed.etag,
+      standsAt: timed.standsAt,
+      size: body.length,
+    });
     return true;
   }
 
@@ -95,7 +118,7 @@ export class RenderedAnswers {
   }
 }
 
-/** The body cut around `"generatedAt":"…"` and each freshness value's JSON, in order; undefined where one is not found. */
+/** The body cut around `"generatedAt":"…"`, each freshness value's JSON and each instant member's value, in order; undefined where one is not found. */
 function cut(body: string, timed: TimedAnswer): string[] | undefined {
   const generated = `"generatedAt":"${isoOfEpochMs(timed.now)}"`;
   const g = body.indexOf(generated);
@@ -112,6 +135,15 @@ function cut(body: string, timed: TimedAnswer): string[] | undefined {
     if (f === -1) return undefined;
     pieces.push(body.slice(at, f));
     at = f + text.length;
+  }
+  const iso = isoOfEpochMs(timed.now);
+  for (const name of timed.instants ?? []) {
+    const member = `${JSON.stringify(name)}:"${iso}"`;
+    const m = body.indexOf(member, at);
+    if (m === -1) return undefined;
+    const value = m + member.length - iso.length - 1;
+    pieces.push(body.slice(at, value));
+    at = value + iso.length;
   }
   pieces.push(body.slice(at));
   return pieces;

@@ -34,6 +34,16 @@ export interface TimedAnswer {
   freshness: FreshnessBasis[];
   /** A mirror's ETag, from the version and the freshness values at the instant of the answer. */
   etag?: (version: string, freshness: readonly Freshness[]) => string;
+  /**
+   * Members whose value is the instant itself (RFC 3339), after the freshness values in body
+   * order, one each: a history's default `to`.
+   */
+  instants?: readonly string[];
+  /**
+   * For an answer that depends on more than the snapshot version (a history on its candles and
+   * on which buckets are closed): whether it still stands at this instant. Checked on every reuse.
+   */
+  standsAt?: (now: number) => boolean;
 }
 
 const scopes = new AsyncLocalStorage<RequestScope>();

@@ -4,11 +4,12 @@ import type { Logger } from 'pino';
 import { RouteMatcher } from '../contract/route-matcher.js';
 import type { RouteSpec } from '../contract/route-spec.js';
 import { errorHeaders, errorResponse } from '../errors/error-response.js';
-import { accessLog, type TaggedRequest } from './access-log.js';
+import { accessLog, type AccessLog, type TaggedRequest } from './access-log.js';
 import { DASHBOARD_PATH } from './dashboard-assets.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import { readinessProblems, type ReadinessDeps } from './readiness.js';
 import type { RequestScope } from './request-scope.js';
+import { setHeaders, type HeaderList } from './security-headers.js';
 
 export interface ServerEdgeOptions {
   routes: readonly RouteSpec[];
@@ -35,15 +36,15 @@ const ROUTE_CACHE_LIMIT = 2_000;
 export class ServerEdge {
   private readonly matcher: RouteMatcher;
   private readonly routeOfPath = new Map<string, string>();
-  private readonly log: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  private readonly log: AccessLog;
 
   constructor(private readonly options: ServerEdgeOptions) {
     this.matcher = new RouteMatcher(options.routes);
-    this.log = options.logger ? accessLog(options.logger) : undefined;
+    this.log = options.logger ? accessLog(options.logger) : {};
   }
 
-  /** Returns true when the request was an operations route and is answered. */
-  accept(req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
+  /** Returns true when the request was an operations route and is answered (with the security headers). */
+  accept(req: IncomingMessage, res: ServerResponse, requestId: string, security: HeaderList): boolean {
     const receivedMethod = req.method ?? 'GET';
     const path = pathOf(req.url);
     const route = this.routeTemplate(path);
@@ -54,16 +55,21 @@ export class ServerEdge {
     const started = performance.now();
     const sse = route === this.options.graphqlEndpoint && (req.headers.accept ?? '').includes('text/event-stream');
     if (sse) this.options.metrics.sseOpened();
-    res.once('close', () => {
+    // One listener for the metrics and the failures-only access log ('close' comes once: no once() wrapper to remove).
+    const closed = this.log.closed;
+    res.on('close', () => {
       if (sse) this.options.metrics.sseClosed();
       this.options.metrics.observe(receivedMethod, route, res.statusCode, (performance.now() - started) / 1000);
+      closed?.(req, res, started);
     });
-    this.log?.(req, res);
+    this.log.attach?.(req, res);
     if (OPERATIONS.has(path)) {
+      setHeaders(res, security);
       void this.serveOperation(req, res, path, requestId);
       return true;
     }
     if (this.options.readiness.state.started) return false;
+    setHeaders(res, security);
     // Listening comes before the stores connect and history is backfilled, so a port in use fails first.
     res.setHeader('x-request-id', requestId);
     sendJson(

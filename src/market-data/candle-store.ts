@@ -25,6 +25,12 @@ export interface CandleStore {
   earliestMany?(series: readonly CandleSeries[]): Promise<(number | undefined)[]>;
   /** Drops candles older than each tier's retention. */
   prune(now: number): Promise<void>;
+  /**
+   * A number that changes with every write that can change what reads of this market return
+   * (an observation, a put, a prune), so an answer computed from them can be reused while it
+   * stands. Only a store read by this process alone has one (in memory); absent elsewhere.
+   */
+  version?(marketId: string): number;
 }
 
 /** One market's candles of one tier. */

@@ -19,6 +19,11 @@ export class HistoryReader {
     return new HistoryReader(new BatchedCandleStore(this.candleStore), this.fundingStore);
   }
 
+  /** The candle store's version of one market's series (undefined where the store has none): read before the candles. */
+  candleVersion(marketId: string): number | undefined {
+    return this.candleStore.version?.(marketId);
+  }
+
   candles(request: HistoryRequest): Promise<HistoryResult> {
     return loadHistory(this.candleStore, request);
   }

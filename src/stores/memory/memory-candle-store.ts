@@ -21,6 +21,8 @@ export class MemoryCandleStore implements CandleStore {
   private readonly series = new Map<number, Map<string, CandleColumns>>();
   private readonly deferred = new Map<number, Map<string, Deferred>>();
   private draining = false;
+  /** Writes per market that can change its reads (see version). */
+  private readonly writes = new Map<string, number>();
 
   constructor(readonly tiers: readonly CandleTier[] = DEFAULT_CANDLE_TIERS) {
     for (const t of [...tiers].sort((a, b) => b.resolutionMs - a.resolutionMs)) {
@@ -49,7 +51,16 @@ export class MemoryCandleStore implements CandleStore {
     return columns;
   }
 
+  version(marketId: string): number {
+    return this.writes.get(marketId) ?? 0;
+  }
+
+  private wrote(marketId: string): void {
+    this.writes.set(marketId, (this.writes.get(marketId) ?? 0) + 1);
+  }
+
   async record(marketId: string, o: PriceObservation): Promise<void> {
+    this.wrote(marketId);
     for (const tier of this.tiers) {
       const columns = this.columns(marketId, tier.resolutionMs);
       const bucket = Math.floor(o.time / tier.resolutionMs) * tier.resolutionMs;
@@ -62,12 +73,14 @@ export class MemoryCandleStore implements CandleStore {
   }
 
   async putCandles(marketId: string, resolutionMs: number, candles: readonly Candle[]): Promise<void> {
+    this.wrote(marketId);
     this.deferred.get(resolutionMs)?.delete(marketId);
     this.columns(marketId, resolutionMs).replaceAll(candles);
   }
 
   /** `putCandles` with candles produced later: on the first read of the series or in the background. */
   async deferCandles(marketId: string, resolutionMs: number, produce: () => readonly Candle[]): Promise<void> {
+    this.wrote(marketId);
     this.columns(marketId, resolutionMs).replaceAll([]);
     let byMarket = this.deferred.get(resolutionMs);
     if (!byMarket) this.deferred.set(resolutionMs, (byMarket = new Map()));
@@ -91,8 +104,15 @@ export class MemoryCandleStore implements CandleStore {
       const pending = this.deferred.get(tier.resolutionMs);
       for (const [marketId, columns] of this.series.get(tier.resolutionMs) ?? []) {
         const deferred = pending?.get(marketId);
-        if (deferred) deferred.prunedBefore = Math.max(deferred.prunedBefore, cut);
-        else columns.dropOldest(columns.lowerBound(cut));
+        if (deferred) {
+          if (cut > deferred.prunedBefore) this.wrote(marketId);
+          deferred.prunedBefore = Math.max(deferred.prunedBefore, cut);
+          continue;
+        }
+        const dropped = columns.lowerBound(cut);
+        if (dropped === 0) continue;
+        this.wrote(marketId);
+        columns.dropOldest(dropped);
       }
     }
   }
