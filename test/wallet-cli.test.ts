@@ -31,8 +31,10 @@ afterAll(() => gw.close());
 
 async function wallet(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   // The CLI signs at the real time; the test gateway's clock stands still, and a slow machine would
-  // otherwise put the CLI's issued-at past the gateway's 30 s skew allowance.
+  // otherwise put the CLI's issued-at past the gateway's 30 s skew allowance. Market data is polled
+  // at the new time, so orders still see a fresh book.
   gw.clock.set(Math.max(gw.clock.now(), Date.now()));
+  await gw.app.services.ingest.pollAll();
   try {
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
