@@ -4,9 +4,13 @@ export type Coding = 'br' | 'gzip';
 
 /** Bodies below this are sent as they are: compressing them saves less than it costs. */
 export const COMPRESS_MIN_BYTES = 1024;
-/** Brotli at a middle quality: near gzip's speed, smaller output; answers change every millisecond. */
-const BROTLI_QUALITY = 4;
-const GZIP_LEVEL = 6;
+/**
+ * Levels for bodies compressed per request (answers change every millisecond, so nothing is reused).
+ * Measured on the 200-market list (100 KB): brotli 3 takes 245 µs for 9.4 KB (4: 560 µs, 9.1 KB),
+ * gzip 1 takes 140 µs for 11.6 KB (6: 770 µs, 9.6 KB).
+ */
+const BROTLI_QUALITY = 3;
+const GZIP_LEVEL = 1;
 
 /**
  * The coding a public answer is sent with: br, else gzip, when Accept-Encoding lists it with a
