@@ -39,6 +39,18 @@ export function offerDirectWrite(context: object, write: (bytes: Buffer) => bool
 export function deliverDirect(context: object, payload: unknown): boolean {
   const found = lanes.get(context);
   if (!found?.write || !found.bytesOf || typeof payload !== 'object' || payload === null) return false;
-  const bytes = found.bytesOf(payload);
-  return bytes !== undefined && found.write(bytes);
+  // Runs inside the event's publisher: a result that cannot be built here takes the ordinary chain,
+  // which reports it to this subscriber alone, and a socket that throws on write is gone anyway.
+  let bytes: Buffer | undefined;
+  try {
+    bytes = found.bytesOf(payload);
+  } catch {
+    return false;
+  }
+  if (bytes === undefined) return false;
+  try {
+    return found.write(bytes);
+  } catch {
+    return true;
+  }
 }

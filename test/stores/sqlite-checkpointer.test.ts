@@ -11,11 +11,11 @@ import { sqliteExecutionStores, groupCommitted } from '../../src/stores/sqlite/o
 const closers: (() => void)[] = [];
 afterAll(() => closers.splice(0).forEach((c) => c()));
 
-function setup() {
+function setup(everyMs?: number) {
   const dir = mkdtempSync(join(tmpdir(), 'gw-ckpt-'));
   const db = openSqliteDatabase(dir);
   const errors: unknown[] = [];
-  const checkpointer = new SqliteCheckpointer(db, (err) => errors.push(err));
+  const checkpointer = new SqliteCheckpointer(db, (err) => errors.push(err), everyMs);
   const commits = new SqliteGroupCommit(db);
   const stores = groupCommitted(commits, sqliteExecutionStores(db));
   closers.push(() => (checkpointer.close(), db.close()));
@@ -37,9 +37,10 @@ function setup() {
 
 describe('SQLite WAL checkpointer (worker thread)', () => {
   it('copies committed frames into the database file from its own thread; the gateway connection no longer checkpoints at 1,000 pages', async () => {
-    const { db, stores, checkpointer, errors, inDatabaseFile } = setup();
+    // No timer during the test: only the checkpoints it asks for.
+    const { db, stores, checkpointer, errors, inDatabaseFile } = setup(3_600_000);
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(FALLBACK_AUTOCHECKPOINT_PAGES);
-    // The migrations' frames first (the timer may have started on them already).
+    // The migrations' frames first.
     await checkpointer.checkpoint();
     await stores.idempotency.claim('ckpt-1', 'fp', 60_000);
     // Committed (acknowledged) and in the WAL, not yet in the database file.

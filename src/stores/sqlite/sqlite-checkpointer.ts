@@ -9,6 +9,8 @@ const CHECKPOINT_EVERY_MS = 500;
  * does at 1,000 by default: only reached when the checkpointer falls behind or is gone.
  */
 export const FALLBACK_AUTOCHECKPOINT_PAGES = 10_000;
+/** Failed checkpoints in a row after which the worker is given up (the gateway connection checkpoints again). */
+const MAX_FAILURES_IN_A_ROW = 3;
 /** SQLite's default, restored when the checkpointer cannot run. */
 const SQLITE_AUTOCHECKPOINT_PAGES = 1_000;
 
@@ -61,11 +63,13 @@ export class SqliteCheckpointer {
   private readonly changes;
   private readonly waiting: ((result: CheckpointResult | Error) => void)[] = [];
   private checkpointedAt = -1;
+  private failuresInARow = 0;
   private closed = false;
 
   constructor(
     private readonly db: SqliteDatabase,
     private readonly reportError: (err: unknown) => void = () => undefined,
+    everyMs = CHECKPOINT_EVERY_MS,
   ) {
     this.changes = db.prepare<[], number>('SELECT total_changes()').pluck();
     this.worker = new Worker(WORKER_SOURCE, {
@@ -76,13 +80,21 @@ export class SqliteCheckpointer {
     this.worker.on('message', (message: { ok: true; log: number; checkpointed: number } | { ok: false; message: string }) => {
       const settle = this.waiting.shift();
       const result = message.ok ? { log: message.log, checkpointed: message.checkpointed } : new Error(message.message);
-      if (result instanceof Error) this.reportError(result);
       settle?.(result);
+      if (!(result instanceof Error)) {
+        this.failuresInARow = 0;
+        // Frames a reader still needed stay in the WAL: the next tick tries again, commits or not.
+        if (result.checkpointed < result.log) this.checkpointedAt = -1;
+      } else if (++this.failuresInARow >= MAX_FAILURES_IN_A_ROW) this.fail(result);
+      else {
+        this.checkpointedAt = -1;
+        this.reportError(result);
+      }
     });
     this.worker.on('error', (err) => this.fail(err));
     this.worker.on('exit', () => this.fail(new Error('the checkpointer thread exited')));
     db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
-    this.timer = setInterval(() => this.tick(), CHECKPOINT_EVERY_MS);
+    this.timer = setInterval(() => this.tick(), everyMs);
     this.timer.unref();
   }
 
@@ -100,6 +112,7 @@ export class SqliteCheckpointer {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.timer);
+    for (const settle of this.waiting.splice(0)) settle(new Error('the checkpointer is closed'));
     this.worker.postMessage('close');
   }
 
