@@ -4,6 +4,7 @@ import type { Plugin } from 'graphql-yoga';
 interface Http {
   status?: number;
   spec?: boolean;
+  headers?: Record<string, string>;
 }
 
 /**
@@ -23,14 +24,18 @@ export function useCleanErrors(): Plugin {
       for (const one of Array.isArray(result) ? result : [result]) {
         const answer = one as { errors?: readonly GraphQLError[]; extensions?: Record<string, unknown> };
         if (!answer.errors?.length) continue;
-        const neverRan = !('data' in answer);
+        // A request that never ran for a reason of the client's (a server failure before execution,
+        // which Yoga marks unexpected, keeps its 5xx and wording).
+        const neverRan = !('data' in answer) && !answer.errors.some((e) => e.extensions?.unexpected || e.extensions?.code === 'INTERNAL_SERVER_ERROR');
         // A refusal with a status of its own keeps it (the highest, as Yoga does); any other never-ran request is a 400.
         const own = answer.errors.map((e) => e.extensions?.http as Http | undefined).filter((h) => h?.status !== undefined && !h.spec);
         const status = Math.max(400, ...own.map((h) => h!.status!));
+        const headers: Record<string, string> = {};
         answer.errors = answer.errors.map((e) => {
           const needsCode = neverRan && (e.extensions?.code === undefined || e.extensions.retryable === undefined);
           if (!needsCode && !(e.extensions && 'originalError' in e.extensions)) return e;
-          const { originalError: _internal, http: _status, ...extensions } = { ...e.extensions };
+          const { originalError: _internal, http, ...extensions } = { ...e.extensions };
+          Object.assign(headers, (http as Http | undefined)?.headers);
           if (neverRan) {
             extensions.code ??= 'invalid_request';
             extensions.retryable ??= false;
@@ -39,8 +44,15 @@ export function useCleanErrors(): Plugin {
           // are frozen, and Yoga rebuilds GraphQLErrors from their AST nodes, which jit's do not have.
           return { ...(typeof e.toJSON === 'function' ? e.toJSON() : e), extensions } as unknown as GraphQLError;
         });
-        // Yoga reads the status from the result's extensions first (and strips them from the answer).
-        if (neverRan) answer.extensions = { ...answer.extensions, http: { ...(answer.extensions?.http as object), status } };
+        // Yoga reads the status (and headers) from the result's extensions first, and strips them from the answer.
+        // A copied error no longer carries its `http`: its status and headers move to the result.
+        const http = answer.extensions?.http as Http | undefined;
+        const resultStatus = neverRan || own.length > 0 ? status : undefined;
+        if (resultStatus !== undefined || Object.keys(headers).length > 0)
+          answer.extensions = {
+            ...answer.extensions,
+            http: { ...http, ...(resultStatus ? { status: resultStatus } : {}), headers: { ...headers, ...http?.headers } },
+          };
       }
     },
   };
