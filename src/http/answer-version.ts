@@ -30,7 +30,7 @@ export function answerVersion(reader: MarketReader, protocols: ProtocolRegistry,
     if (cache === undefined) return undefined;
     const shared = sharedState.status();
     if (!lastShared || STATUS_KEYS.some((k) => shared[k] !== lastShared![k])) {
-      lastShared = shared;
+      lastShared = { ...shared }; // a copy: a status changed in place must still count as a change
       sharedRevision += 1;
       lastCache = undefined;
     }
