@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { verifyMessage, type Hex } from 'viem';
 import { parseSiweMessage, validateSiweMessage } from 'viem/siwe';
 import type { Clock } from '../domain/clock.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { WalletSession, WalletSessionStore } from './wallet-session-store.js';
 import type { IdentityStore } from './identity-store.js';
 import { sha256Hex } from './api-key-secret.js';
+import { personalSignatureMatches } from './message-signature.js';
 
 export const SESSION_PREFIX = 'tgws_';
 const NONCE_TTL_MS = 5 * 60_000;
@@ -35,7 +35,7 @@ function refused(message: string, details: Record<string, unknown> = {}): Gatewa
 
 /**
  * Sign-in with Ethereum (EIP-4361): single-use server nonces, messages checked and signatures
- * recovered with viem, short-lived bearer sessions stored by hash.
+ * recovered natively (libsecp256k1, viem's verdict), short-lived bearer sessions stored by hash.
  */
 export class WalletSessions {
   constructor(
@@ -75,13 +75,7 @@ export class WalletSessions {
     if (!Number.isFinite(issuedAt) || issuedAt > now + CLOCK_SKEW_MS || now - issuedAt > maxAgeMs)
       throw refused(`The message must be signed within ${Math.round(maxAgeMs / 1000)} s.`);
     if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) throw refused('The signature is malformed.');
-    let valid: boolean;
-    try {
-      valid = await verifyMessage({ address: fields.address, message, signature: signature as Hex });
-    } catch {
-      valid = false;
-    }
-    if (!valid) throw refused('The signature does not match the message address.');
+    if (!(await personalSignatureMatches(fields.address, message, signature))) throw refused('The signature does not match the message address.');
     // Consumed only once the signature holds, so a forged message cannot burn a real nonce.
     if (!(await this.store.consumeNonce(fields.nonce))) throw refused('The nonce is unknown, expired or already used.');
     return { address: fields.address, statement: fields.statement, resources: fields.resources ?? [] };
