@@ -26,7 +26,8 @@ import { DEFAULT_PROTOCOLS } from './protocols/default-protocols.js';
 import { ProtocolRegistry } from './protocols/protocol-registry.js';
 import { createSimulatedSources } from './sources/simulated-sources.js';
 import { Authenticator, type RequestAuth } from './auth/authenticator.js';
-import { applyBootstrap, readBootstrap } from './auth/bootstrap-file.js';
+import { applyBootstrap } from './auth/bootstrap-file.js';
+import { readStartFiles, type StartFiles } from './lifecycle/start-checks.js';
 import { ensureDemoKey } from './auth/key-issuer.js';
 import { useRateLimits, type RateLimitOptions } from './http/use-rate-limits.js';
 import { useAuthFirst } from './http/use-auth-first.js';
@@ -77,6 +78,8 @@ export interface AppOptions {
   logger?: Logger;
   /** Tests: wrap the opened stores or the paper venues to inject faults (test/support/faults.ts). */
   faults?: { stores?: (stores: GatewayStores) => GatewayStores; venues?: (venues: Map<string, ExecutionVenue>) => Map<string, ExecutionVenue> };
+  /** The bootstrap and controls files as `npm start` read them before loading the app; read here when absent. */
+  startFiles?: StartFiles;
 }
 
 /** How often each replica's reconciler finishes executions left open (src/execution/execution-reconciler.ts). */
@@ -121,10 +124,10 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     ...{ sources, cache, candles, funding, reader, events, clock, logger, lease: stores.lease },
     freshnessHeartbeatMs: config.freshnessHeartbeatMs,
   });
-  const bootstrap = config.bootstrapPath ? readBootstrap(config.bootstrapPath) : undefined;
+  const { bootstrap, controls: controlsFile } = options.startFiles ?? readStartFiles(config);
   const protocols = new ProtocolRegistry(DEFAULT_PROTOCOLS);
   const controls = new ExecutionControls();
-  if (config.controlsPath) applyControlsFile(config.controlsPath, controls, protocols, new Date(clock.now()).toISOString());
+  if (controlsFile) applyControlsFile(controlsFile, controls, protocols, new Date(clock.now()).toISOString());
   const wallets = new WalletSessions(stores.execution.walletSessions, identities, clock, { domain: config.siweDomain });
   const authenticator = new Authenticator(identities, (token) => wallets.sessionFor(token));
   const execution = createExecutionServices(

@@ -3,14 +3,17 @@ import { DEMO_ACCOUNT } from './auth/key-issuer.js';
 import { loadConfig } from './config/gateway-config.js';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown.js';
 import { listen } from './lifecycle/listen.js';
+import { checkStart } from './lifecycle/start-checks.js';
 import { failStart } from './lifecycle/start-failure.js';
 
 let app: GatewayApp | undefined;
 try {
   const config = loadConfig();
-  // The app (schema, stores, clients) is loaded only once the settings are valid: a bad setting fails in a few ms.
+  const startFiles = checkStart(config);
+  // The app (schema, stores, clients) is loaded only once the settings and the files they name are
+  // valid: a bad one fails in a few hundred milliseconds, not after a second of loading.
   const { buildApp } = await import('./app.js');
-  app = buildApp(config);
+  app = buildApp(config, { startFiles });
   const { logger } = app.services;
   // Listen first (a port in use fails before anything is touched); until start() is done every
   // route but /healthz and /readyz answers 503 `starting`.

@@ -14,13 +14,23 @@ const controlsSchema = z
   })
   .strict();
 
+/** GATEWAY_CONTROLS as read and validated, with the path its errors name. */
+export interface ControlsFile {
+  path: string;
+  controls: z.infer<typeof controlsSchema>;
+}
+
+/** Reads and validates GATEWAY_CONTROLS (before the app is loaded); errors name the file and the bad entry. */
+export function readControlsFile(path: string): ControlsFile {
+  return { path, controls: readJsonConfig('GATEWAY_CONTROLS', path, controlsSchema) };
+}
+
 /**
  * Applies GATEWAY_CONTROLS at start-up: feature flags, kill switch, circuit breakers and
  * certification overrides. Errors name the file and the bad entry; the operator route changes
  * the same controls at run time.
  */
-export function applyControlsFile(path: string, controls: ExecutionControls, protocols: ProtocolRegistry, now: string): void {
-  const c = readJsonConfig('GATEWAY_CONTROLS', path, controlsSchema);
+export function applyControlsFile({ path, controls: c }: ControlsFile, controls: ExecutionControls, protocols: ProtocolRegistry, now: string): void {
   controls.setExecutionEnabled(c.executionEnabled);
   for (const [id, reason] of Object.entries(c.disabledProtocols)) controls.setProtocolEnabled(id, false, reason);
   if (c.killSwitch?.engaged) controls.engageKillSwitch(c.killSwitch.reason ?? 'configured');

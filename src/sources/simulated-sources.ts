@@ -9,6 +9,9 @@ const POLL_INTERVAL_MS: Record<string, number> = {
   'paper-lending': 5_000,
 };
 
+/** The simulated sources' ids (what GATEWAY_SIM_FAULTS may name), whatever the catalogue's size. */
+export const SIMULATED_SOURCE_IDS = Object.keys(POLL_INTERVAL_MS);
+
 /** One simulated source per protocol in a catalogue of `marketCount` markets (GATEWAY_SIM_MARKETS). */
 export function createSimulatedSources(marketCount = DEFAULT_MARKET_COUNT): SimulatedSource[] {
   const bySource = new Map<string, MarketDefinition[]>();

@@ -20,6 +20,20 @@ export class DataDirLockedError extends Error {
   }
 }
 
+const unusableDataDir = (dir: string, err: unknown) =>
+  new Error(`GATEWAY_DATA_DIR ${dir}: cannot use it as the data directory (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+
+/** Creates the data directory if needed; returns its absolute path. Errors name GATEWAY_DATA_DIR. */
+export function ensureDataDir(dataDir: string): string {
+  const dir = resolve(dataDir);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw unusableDataDir(dir, err);
+  }
+  return dir;
+}
+
 /**
  * One gateway process per data directory. The lock is SQLite's own exclusive lock on a separate
  * small database (an fcntl lock, so the kernel drops it when the process dies, kill -9 included:
@@ -33,13 +47,12 @@ export class DataDirLock {
   ) {}
 
   static acquire(dataDir: string): DataDirLock {
-    const dir = resolve(dataDir);
+    const dir = ensureDataDir(dataDir);
     let db: Database.Database;
     try {
-      mkdirSync(dir, { recursive: true });
       db = new Database(join(dir, LOCK_FILE), { timeout: 0 });
     } catch (err) {
-      throw new Error(`GATEWAY_DATA_DIR ${dir}: cannot use it as the data directory (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+      throw unusableDataDir(dir, err);
     }
     try {
       db.pragma('journal_mode = MEMORY');
