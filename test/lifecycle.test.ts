@@ -7,11 +7,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { createClient } from 'graphql-ws';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { freePort } from './support/redis.js';
 import { eventually, GATEWAY_ENTRY, Replica } from './support/replicas.js';
 
 /**
+ * Every test here waits on processes of its own (own port, data directory, Redis port), so they
+ * run concurrently.
+ *
  * The compiled gateway as an operator runs it: `npm start`, real signals, real clients. Shutdown
  * drains: an in-flight request is answered, an SSE stream gets `complete`, a graphql-ws socket is
  * closed with 1001, then exit 0. A start that cannot succeed is one line and exit 1.
@@ -40,14 +43,10 @@ const portFree = (port: number) =>
     socket.once('error', () => resolve(true));
   });
 
-const started: Replica[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((r) => r.stop(1_000)));
-});
-
+/** A compiled gateway for one test, stopped when that test ends (tests here run side by side). */
 async function gateway(env: Record<string, string> = {}): Promise<Replica> {
   const r = await Replica.start('life', env);
-  started.push(r);
+  onTestFinished(() => r.stop(1_000));
   return r;
 }
 
@@ -74,7 +73,7 @@ function slowRequest(port: number) {
   return { answer, finish: () => req.end(body.slice(10)) };
 }
 
-describe('npm start', () => {
+describe.concurrent('npm start', () => {
   it('runs the compiled gateway as its own process: SIGTERM to npm leaves nothing behind and frees the port', async () => {
     const port = await freePort();
     const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...baseEnv(), PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -98,7 +97,7 @@ describe('npm start', () => {
   }, 90_000);
 });
 
-describe('graceful shutdown', () => {
+describe.concurrent('graceful shutdown', () => {
   it('answers the in-flight request, completes the SSE stream, closes graphql-ws with 1001, then exits 0', async () => {
     const gw = await gateway({ SHUTDOWN_DRAIN_MS: '10000' });
     // SSE subscription: read until it ends.
@@ -152,7 +151,7 @@ describe('graceful shutdown', () => {
     expect(Date.now() - t0).toBeLessThan(10_000);
   }, 60_000);
 
-  it('cuts connections still open after SHUTDOWN_DRAIN_MS and exits 0; a second signal exits at once with 1', async () => {
+  it('cuts connections still open after SHUTDOWN_DRAIN_MS and exits 0', async () => {
     const bounded = await gateway({ SHUTDOWN_DRAIN_MS: '500' });
     const stuck = slowRequest(bounded.port);
     stuck.answer.catch(() => undefined);
@@ -162,24 +161,10 @@ describe('graceful shutdown', () => {
     expect(await bounded.exited).toBe(0);
     expect(Date.now() - t0).toBeLessThan(4_000);
     expect(bounded.logs(/^stopped$/)[0]).toMatchObject({ drained: false });
-
-    const patient = await gateway({ SHUTDOWN_DRAIN_MS: '60000' });
-    const held = slowRequest(patient.port);
-    held.answer.catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 200));
-    patient.kill('SIGTERM');
-    await eventually('draining', async () => patient.logs(/^shutting down/).length > 0, 5_000);
-    // The same signal again at once is taken as one delivery (Ctrl-C reaches node from the terminal and from npm).
-    patient.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 1_200));
-    expect(patient.alive).toBe(true);
-    patient.kill('SIGTERM');
-    expect(await patient.exited).toBe(1);
-    expect(patient.logs(/second signal/)).toHaveLength(1);
   }, 60_000);
 });
 
-describe('a start that cannot succeed', () => {
+describe.concurrent('a start that cannot succeed', () => {
   /** Runs the compiled gateway to its exit; returns the exit code, stderr and time taken. */
   function failingStart(env: Record<string, string>) {
     const t0 = Date.now();
@@ -235,4 +220,23 @@ describe('a start that cannot succeed', () => {
     expect(stderr).toMatch(/^gateway: REDIS_URL: Redis unreachable after 1000 ms \(.*ECONNREFUSED.*\)\n$/);
     expect(ms).toBeLessThan(8_000);
   });
+});
+
+// Alone, not beside the others: its second signal must follow the first within a second.
+describe('graceful shutdown, interrupted', () => {
+  it('a second signal while draining exits at once with 1', async () => {
+    const patient = await gateway({ SHUTDOWN_DRAIN_MS: '60000' });
+    const held = slowRequest(patient.port);
+    held.answer.catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 200));
+    patient.kill('SIGTERM');
+    await eventually('draining', async () => patient.logs(/^shutting down/).length > 0, 5_000, 10);
+    // The same signal again at once is taken as one delivery (Ctrl-C reaches node from the terminal and from npm).
+    patient.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1_200));
+    expect(patient.alive).toBe(true);
+    patient.kill('SIGTERM');
+    expect(await patient.exited).toBe(1);
+    expect(patient.logs(/second signal/)).toHaveLength(1);
+  }, 60_000);
 });
