@@ -27,7 +27,7 @@ import { ProtocolRegistry } from './protocols/protocol-registry.js';
 import { createSimulatedSources } from './sources/simulated-sources.js';
 import { Authenticator, type RequestAuth } from './auth/authenticator.js';
 import { applyBootstrap } from './auth/bootstrap-file.js';
-import { readStartFiles, type StartFiles } from './lifecycle/start-checks.js';
+import { readStartFiles, type StartFiles } from './config/start-files.js';
 import { ensureDemoKey } from './auth/key-issuer.js';
 import { useRateLimits, type RateLimitOptions } from './http/use-rate-limits.js';
 import { useAuthFirst } from './http/use-auth-first.js';

@@ -1,23 +1,8 @@
-import { readBootstrap, type Bootstrap } from '../auth/bootstrap-file.js';
 import type { GatewayConfig } from '../config/gateway-config.js';
-import { readControlsFile, type ControlsFile } from '../controls/controls-file.js';
+import { readStartFiles, type StartFiles } from '../config/start-files.js';
 import { checkFaultSources } from '../sources/source-faults.js';
 import { SIMULATED_SOURCE_IDS } from '../sources/simulated-sources.js';
 import { ensureDataDir } from '../stores/sqlite/data-dir-lock.js';
-
-/** The files a start reads besides the environment: GATEWAY_BOOTSTRAP and GATEWAY_CONTROLS, validated. */
-export interface StartFiles {
-  bootstrap?: Bootstrap;
-  controls?: ControlsFile;
-}
-
-/** Reads the files the settings name; errors name the setting, the file and the bad entry. */
-export function readStartFiles(config: Pick<GatewayConfig, 'bootstrapPath' | 'controlsPath'>): StartFiles {
-  return {
-    ...(config.bootstrapPath ? { bootstrap: readBootstrap(config.bootstrapPath) } : {}),
-    ...(config.controlsPath ? { controls: readControlsFile(config.controlsPath) } : {}),
-  };
-}
 
 /**
  * What `npm start` checks before it loads the app (schema, server, stores: about a second of CPU):
