@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { createClient } from 'graphql-ws';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { freePort } from './support/redis.js';
 import { eventually, GATEWAY_ENTRY, Replica } from './support/replicas.js';
 
@@ -44,9 +44,9 @@ const portFree = (port: number) =>
   });
 
 /** A compiled gateway for one test, stopped when that test ends (tests here run side by side). */
-async function gateway(env: Record<string, string> = {}): Promise<Replica> {
+async function gateway(context: TestContext, env: Record<string, string> = {}): Promise<Replica> {
   const r = await Replica.start('life', env);
-  onTestFinished(() => r.stop(1_000));
+  context.onTestFinished(() => r.stop(1_000));
   return r;
 }
 
@@ -98,8 +98,8 @@ describe.concurrent('npm start', () => {
 });
 
 describe.concurrent('graceful shutdown', () => {
-  it('answers the in-flight request, completes the SSE stream, closes graphql-ws with 1001, then exits 0', async () => {
-    const gw = await gateway({ SHUTDOWN_DRAIN_MS: '10000' });
+  it('answers the in-flight request, completes the SSE stream, closes graphql-ws with 1001, then exits 0', async (context) => {
+    const gw = await gateway(context, { SHUTDOWN_DRAIN_MS: '10000' });
     // SSE subscription: read until it ends.
     const sse = await fetch(`${gw.baseUrl}/graphql`, {
       method: 'POST',
@@ -151,8 +151,8 @@ describe.concurrent('graceful shutdown', () => {
     expect(Date.now() - t0).toBeLessThan(10_000);
   }, 60_000);
 
-  it('cuts connections still open after SHUTDOWN_DRAIN_MS and exits 0', async () => {
-    const bounded = await gateway({ SHUTDOWN_DRAIN_MS: '500' });
+  it('cuts connections still open after SHUTDOWN_DRAIN_MS and exits 0', async (context) => {
+    const bounded = await gateway(context, { SHUTDOWN_DRAIN_MS: '500' });
     const stuck = slowRequest(bounded.port);
     stuck.answer.catch(() => undefined);
     await new Promise((r) => setTimeout(r, 200));
@@ -225,8 +225,8 @@ describe('timing, alone', () => {
     expect(ms).toBeLessThan(8_000);
   });
 
-  it('a second signal while draining exits at once with 1', async () => {
-    const patient = await gateway({ SHUTDOWN_DRAIN_MS: '60000' });
+  it('a second signal while draining exits at once with 1', async (context) => {
+    const patient = await gateway(context, { SHUTDOWN_DRAIN_MS: '60000' });
     const held = slowRequest(patient.port);
     held.answer.catch(() => undefined);
     await new Promise((r) => setTimeout(r, 200));
