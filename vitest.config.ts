@@ -10,10 +10,12 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Two workers that keep their modules between files: the schema, Yoga and the worker's
-    // candle memo (test/support/history.ts) are built once per worker, not once per file.
-    // Every test file starts its own gateways on ephemeral ports and Redis key prefixes, so
-    // files do not share state through modules. (Three workers hung on this 2-core machine.)
-    poolOptions: { forks: { minForks: 2, maxForks: 2, isolate: false } },
+    // Workers that keep their modules between files: the schema, Yoga and the worker's candle
+    // memo (test/support/history.ts) are built once per worker, not once per file. Every test
+    // file starts its own gateways on ephemeral ports and Redis key prefixes, so files do not
+    // share state through modules. Three on a 2-core machine: many files wait on processes,
+    // sockets and timers, and a third worker fills those waits (2: 105 s, 3: 95 s, 4: 101 s,
+    // the fourth's module loading costing more than it fills).
+    poolOptions: { forks: { minForks: 3, maxForks: 3, isolate: false } },
   },
 });

@@ -10,8 +10,12 @@ import { startGateway, type TestGateway } from './support/gateway.js';
 import { bearer, writeBootstrap, type BootstrapKeys } from './support/keys.js';
 
 const run = promisify(execFile);
+/** The keys CLI compiled (dist/, built by the tests' global setup): half the start-up of its sources under tsx. */
 const keysCli = (dataDir: string, ...args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', ...args], { env: { ...process.env, GATEWAY_DATA_DIR: dataDir }, cwd: process.cwd() });
+  run(process.execPath, ['dist/src/cli/keys.js', ...args], { env: { ...process.env, GATEWAY_DATA_DIR: dataDir }, cwd: process.cwd() });
+/** `npm run keys` itself: the script runs the sources with tsx. */
+const npmRunKeys = (dataDir: string, ...args: string[]) =>
+  run('npm', ['run', '--silent', 'keys', '--', ...args], { env: { ...process.env, GATEWAY_DATA_DIR: dataDir }, cwd: process.cwd() });
 
 describe('API keys from the bootstrap file and the keys CLI', () => {
   let gw: TestGateway;
@@ -34,7 +38,7 @@ describe('API keys from the bootstrap file and the keys CLI', () => {
   });
 
   it('a key created by the CLI works at once, lists without its secret, and a CLI revocation applies on the next request', async () => {
-    const created = await keysCli(dataDir, 'create', '--account', 'acct-1', '--scopes', 'data:read', '--label', 'test');
+    const created = await npmRunKeys(dataDir, 'create', '--account', 'acct-1', '--scopes', 'data:read', '--label', 'test');
     const { id, key } = JSON.parse(created.stdout);
     expect(key).toMatch(/^tgw_[A-Za-z0-9_-]{43}$/);
     expect((await gw.get('/api/v1/data/perps/price/ETH', { headers: bearer(key) })).status).toBe(200);

@@ -175,8 +175,7 @@ describe('embedded mode: durable across kill -9, one process per data directory'
     expect((await gw.get('/api/v1/data/portfolio', { headers: bearer(keys.readOnly) })).status).toBe(200);
 
     // The CLI is no gateway: it shares gateway.db with the running one.
-    const cli = (...args: string[]) =>
-      run(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', ...args], { env: { ...process.env, GATEWAY_DATA_DIR: dataDir } });
+    const cli = (...args: string[]) => run(process.execPath, ['dist/src/cli/keys.js', ...args], { env: { ...process.env, GATEWAY_DATA_DIR: dataDir } });
     const { id, key } = JSON.parse((await cli('create', '--account', 'acct-1', '--scopes', 'data:read')).stdout);
     expect((await gw.get('/api/v1/data/portfolio', { headers: bearer(key) })).status).toBe(200);
     await cli('revoke', id);

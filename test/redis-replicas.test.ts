@@ -94,7 +94,7 @@ describe.skipIf(!available)('several gateway replicas on one Redis', () => {
 
   it('shares keys: one made by the keys CLI on Redis works on every replica, and so does its revocation', async () => {
     const cli = (...args: string[]) =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', ...args], {
+      promisify(execFile)(process.execPath, ['dist/src/cli/keys.js', ...args], {
         env: { PATH: process.env.PATH ?? '', REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix },
       });
     const created = JSON.parse((await cli('create', '--account', 'acct-1', '--scopes', 'data:read')).stdout) as { id: string; key: string };

@@ -10,7 +10,7 @@ import { redisForSuites, TEST_REDIS_URL, uniquePrefix } from './support/redis.js
 /** Issue 9's smaller points: one demo key among replicas started together, a keys CLI that never guesses its store. */
 const redisUp = await redisForSuites();
 const cli = (env: Record<string, string>, ...args: string[]) =>
-  promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', ...args], { env: { PATH: process.env.PATH ?? '', ...env } }).then(
+  promisify(execFile)(process.execPath, ['dist/src/cli/keys.js', ...args], { env: { PATH: process.env.PATH ?? '', ...env } }).then(
     (r) => ({ code: 0, ...r }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );

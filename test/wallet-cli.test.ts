@@ -13,11 +13,12 @@ import { writeBootstrap, type BootstrapKeys } from './support/keys.js';
 import { signedMessage, TEST_WALLET } from './support/wallet.js';
 
 /**
- * `npm run wallet` as a real process against a real gateway, whose SIWE domain is 127.0.0.1 (no port).
- * The script's tsx runs as a loader in that one process (`node --import tsx`), as the keys CLI tests do:
- * tsx's own CLI would start a second node process for each call.
+ * The wallet CLI as a real process against a real gateway, whose SIWE domain is 127.0.0.1 (no port).
+ * Compiled (dist/, built by the tests' global setup): half the start-up of its sources under tsx.
+ * One case runs the sources as `npm run wallet` does (tsx, here as a loader in one process).
  */
-const CLI = fileURLToPath(new URL('../src/cli/wallet.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../dist/src/cli/wallet.js', import.meta.url));
+const CLI_SOURCES = ['--import', 'tsx', fileURLToPath(new URL('../src/cli/wallet.ts', import.meta.url))];
 
 let gw: TestGateway;
 let keys: BootstrapKeys;
@@ -29,20 +30,16 @@ beforeAll(async () => {
 });
 afterAll(() => gw.close());
 
-async function wallet(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function wallet(args: string[], env: Record<string, string> = {}, entry: string[] = [CLI]): Promise<{ code: number; stdout: string; stderr: string }> {
   // The CLI signs at the real time; the test gateway's clock stands still, and a slow machine would
   // otherwise put the CLI's issued-at past the gateway's 30 s skew allowance. Market data is polled
   // at the new time, so orders still see a fresh book.
   gw.clock.set(Math.max(gw.clock.now(), Date.now()));
   await gw.app.services.ingest.pollAll();
   try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', CLI, ...args, '--url', gw.baseUrl, '--wallet-file', join(dir, 'w.json')],
-      {
-        env: { ...process.env, NODE_ENV: 'development', ...env },
-      },
-    );
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...entry, ...args, '--url', gw.baseUrl, '--wallet-file', join(dir, 'w.json')], {
+      env: { ...process.env, NODE_ENV: 'development', ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -56,8 +53,8 @@ describe('npm run wallet (development only)', () => {
     expect(privateKeyToAccount(DEV_WALLET_PRIVATE_KEY).address).toBe(DEMO_ACCOUNT.wallet);
   });
 
-  it('refuses to run with NODE_ENV=production', async () => {
-    const run = await wallet(['address'], { NODE_ENV: 'production' });
+  it('refuses to run with NODE_ENV=production (its sources, as npm run wallet runs them)', async () => {
+    const run = await wallet(['address'], { NODE_ENV: 'production' }, CLI_SOURCES);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/production/);
   });
