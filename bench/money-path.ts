@@ -324,7 +324,12 @@ export async function moneyPath(settings: Settings, command: string[]): Promise<
     const redis = mode === 'redis' ? await PrivateRedis.start() : undefined;
     let gateway: GatewayProcess | undefined;
     try {
-      gateway = await GatewayProcess.start({ command, markets: settings.markets[0]!, ...(redis ? { redisUrl: redis.url } : {}) });
+      gateway = await GatewayProcess.start({
+        command,
+        ...(settings.moneyProfileDir ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${settings.moneyProfileDir}`] } : {}),
+        markets: settings.markets[0]!,
+        ...(redis ? { redisUrl: redis.url } : {}),
+      });
       const client = new JsonClient(gateway.url, Math.max(64, settings.agentClients * 2));
       try {
         const session = await walletSession(client, gateway.identity.wallet);

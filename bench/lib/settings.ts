@@ -85,6 +85,8 @@ export const settings = {
   agentClients: num('BENCH_AGENT_CLIENTS', num('BENCH_CONNECTIONS', 50, { min: 1, integer: true }), { min: 1, integer: true }),
   /** Share of agent orders also submitted a second time concurrently (must replay, never fill twice). */
   agentDuplicates: num('BENCH_AGENT_DUPLICATES', 0.05, { min: 0 }),
+  /** A directory: the money part's gateways run with --cpu-prof and write their profiles there (bench/profile-top.ts reads them). */
+  moneyProfileDir: raw('BENCH_MONEY_PROFILE_DIR'),
   /** Seconds of load per profiled route. */
   profileDuration: num('BENCH_PROFILE_DURATION', 8, { min: 1 }),
   /** Overrides the gateway start command (split on spaces). */
