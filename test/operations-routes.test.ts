@@ -215,4 +215,33 @@ describe('access log', () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
+
+  it("a probe's 503 while starting is a completed request at info level, with no error; another route's 503 is a failure", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const l of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(l) as Record<string, unknown>);
+        done();
+      },
+    });
+    // Never started: every route but the probes answers 503 `starting`, the probes say why.
+    const app = buildApp(testConfig(), { logger: pino({ level: 'info' }, sink) });
+    const server = app.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      expect((await fetch(`${base}/readyz`)).status).toBe(503);
+      expect((await fetch(`${base}/api/v1/public/status`)).status).toBe(503);
+      await new Promise((r) => setTimeout(r, 50));
+      const probe = lines.find((l) => (l.req as { route?: string } | undefined)?.route === '/readyz');
+      expect(probe).toMatchObject({ level: 30, msg: 'request completed', res: { statusCode: 503 } });
+      expect(probe).not.toHaveProperty('err');
+      const other = lines.find((l) => (l.req as { url?: string } | undefined)?.url === '/api/v1/public/status');
+      expect(other).toMatchObject({ level: 50, msg: 'request failed', res: { statusCode: 503 } });
+    } finally {
+      await app.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
 });

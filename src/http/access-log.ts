@@ -18,7 +18,7 @@ export type TaggedRequest = IncomingMessage & { gatewayEdge?: EdgeTags };
 /**
  * One line per finished request (pino-http): request id, method, URL, route template, status and
  * duration (`request completed`; `request failed` at error level for a 5xx or a connection closed
- * before the answer ended). Headers are never logged, so no API key, session token or signature
+ * before the answer ended, but for a probe's 503, which is its answer). Headers are never logged, so no API key, session token or signature
  * can appear. When the info level is off (LOG_LEVEL=warn) no per-request logger is built: only
  * failed requests are written, in the same shape, from the values the edge already has.
  */
@@ -45,16 +45,30 @@ function pinoAccessLog(logger: Logger): (req: IncomingMessage, res: ServerRespon
     },
     redact: ['req.headers', 'res.headers'],
     // A connection closed before the answer ended is a failure on this path too (pino-http logs it without an error).
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 || !res.writableEnded ? 'error' : 'info'),
+    customLogLevel: (req, res, err) => (!err && probeAnswered(req, res) ? 'info' : err || res.statusCode >= 500 || !res.writableEnded ? 'error' : 'info'),
     customSuccessMessage: (_req, res) => (res.writableEnded ? 'request completed' : 'request failed'),
-    customErrorMessage: () => 'request failed',
+    customErrorMessage: (req, res, err) => (probeAnswered(req, res) && isStatusOnly(err) ? 'request completed' : 'request failed'),
+    // pino-http makes an Error (with its own stack) for any 5xx; a probe's 503 is its answer, not a failure.
+    customErrorObject: (req, res, err, line: Record<string, unknown>) => (probeAnswered(req, res) && isStatusOnly(err) ? { ...line, err: undefined } : line),
   });
 }
+
+/**
+ * `/readyz` or `/healthz` answered in full: a 503 there means "starting" or "draining" (the
+ * probe's answer, polled by orchestrators every few seconds), logged as a completed request.
+ */
+function probeAnswered(req: IncomingMessage, res: ServerResponse): boolean {
+  const route = (req as TaggedRequest).gatewayEdge?.route;
+  return (route === '/readyz' || route === '/healthz') && res.writableEnded;
+}
+
+/** The Error pino-http makes from a status alone, as opposed to one thrown while answering. */
+const isStatusOnly = (err: Error) => err.message.startsWith('failed with status code ');
 
 function failuresOnly(logger: Logger): NonNullable<AccessLog['closed']> {
   return (req, res, started) => {
     const aborted = !res.writableEnded;
-    if (!(aborted || res.statusCode >= 500) || !logger.isLevelEnabled('error')) return;
+    if (!(aborted || res.statusCode >= 500) || probeAnswered(req, res) || !logger.isLevelEnabled('error')) return;
     const edge = (req as TaggedRequest).gatewayEdge;
     const line = {
       requestId: edge?.scope.requestId,
