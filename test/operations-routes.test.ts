@@ -172,15 +172,21 @@ describe('/metrics: execute outcomes, rate-limit rejections, store latency', () 
   });
 });
 
+/** A pino destination that keeps every line written to it, parsed. */
+function logLines() {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const l of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(l) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { lines, sink };
+}
+
 describe('access log', () => {
   it('one line per request with the request id (echoed in x-request-id), route template, status and duration; never a credential', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        for (const l of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(l) as Record<string, unknown>);
-        done();
-      },
-    });
+    const { lines, sink } = logLines();
     const keys = writeBootstrap();
     const app = buildApp(testConfig({ bootstrapPath: keys.path }), { logger: pino({ level: 'info' }, sink) });
     await app.start({ ingest: false });
@@ -217,13 +223,7 @@ describe('access log', () => {
   });
 
   it("a probe's 503 while starting is a completed request at info level, with no error; another route's 503 is a failure", async () => {
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        for (const l of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(l) as Record<string, unknown>);
-        done();
-      },
-    });
+    const { lines, sink } = logLines();
     // Never started: every route but the probes answers 503 `starting`, the probes say why.
     const app = buildApp(testConfig(), { logger: pino({ level: 'info' }, sink) });
     const server = app.createServer();
