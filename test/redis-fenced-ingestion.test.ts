@@ -11,6 +11,8 @@ import { eventually, Replica } from './support/replicas.js';
  */
 const canRun = redisServerForSuites();
 const TTL_MS = 1_500;
+/** After the old leader noticed, how long its late writes (if any) are still watched for: two of its lease ticks. */
+const SETTLE_MS = TTL_MS / 2;
 
 describe.skipIf(!canRun)('a frozen ingestion leader that resumes', () => {
   let server: PrivateRedis;
@@ -55,13 +57,17 @@ describe.skipIf(!canRun)('a frozen ingestion leader that resumes', () => {
       const takeover = writes.find((w) => w.origin === nextId)!.at;
       await new Promise((r) => setTimeout(r, TTL_MS)); // frozen well past its lease
       old.kill('SIGCONT');
-      await new Promise((r) => setTimeout(r, 3_000));
+      // On resuming, its overdue lease tick finds the lease taken and stops ingestion (a warning);
+      // polls still in flight from before the freeze complete within milliseconds of it, refused.
+      await eventually('the old leader sees that it lost the lease', async () => old.logs(/^ingestion lease lost/).length > 0, 10_000, 50);
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
 
       const late = writes.filter((w) => w.origin === oldId && w.at >= takeover).length;
       console.log(
         `frozen leader: ${late} snapshot writes after the new leader's first write (${writes.filter((w) => w.origin === nextId).length} by the new leader)`,
       );
       expect(late).toBe(0);
+      expect(old.logs(/^ingestion lease lost/)).toMatchObject([{ reason: 'taken by another replica or expired' }]);
       const seenByOld = (await old.status()).body.data.sharedState;
       expect(seenByOld).toMatchObject({ ingestionLeader: false, leadingReplica: nextId });
       expect((await next.status()).body.data.sharedState).toMatchObject({ ingestionLeader: true, leadingReplica: nextId });
