@@ -41,8 +41,12 @@ export interface SubscriptionResult {
   publishTimeFrom: string;
   /** Per event: receipts, and their share of the subscribers that were open. */
   events: { asOf: string; receipts: number; fraction: number }[];
-  /** ms from publish to receipt, over every receipt in the window. */
+  /** ms from publish to receipt, over every receipt of every window. */
   latency: Spread;
+  /** The same per measurement window (BENCH_SUB_WINDOWS windows of BENCH_SUB_EVENTS seconds each). */
+  windows: Spread[];
+  /** The median of the windows' p99: what the goal is judged on. */
+  windowP99: number;
   /** ms from the snapshot's ingest (freshness.asOf) to receipt. */
   fromIngest: Spread;
   minFraction: number;
@@ -207,38 +211,72 @@ async function measure(settings: Settings, command: string[], transport: 'ws' | 
     const rssAfter = await steadyRss(gateway);
     const gatewayOpenFiles = openFiles(gateway.pid);
 
-    const clientCpuBefore = (await Promise.all(clients.map((c) => c.ask({ type: 'count', fromMs: 0, toMs: 0 })))) as Extract<ClientReport, { type: 'count' }>[];
-    const fromMs = Date.now();
-    const cpuBefore = cpuMicros(gateway.pid);
-    await sleep(settings.subEvents * 1_000);
-    const toMs = Date.now();
-    const cpu = Math.max(0, cpuMicros(gateway.pid) - cpuBefore - idleCpuPerMs * (toMs - fromMs));
-    const clientCpuAfter = (await Promise.all(clients.map((c) => c.ask({ type: 'count', fromMs: 0, toMs: 0 })))) as Extract<ClientReport, { type: 'count' }>[];
-    // Share of one core each client process used over the window: near 1 would make the clients the bottleneck.
-    const clientCpu = clientCpuAfter.map((c, i) => (c.cpuUs - clientCpuBefore[i]!.cpuUs) / ((Date.now() - fromMs) * 1000));
-    // Late receipts still count: wait until no more arrive (at least DRAIN_MS, at most MAX_DRAIN_MS).
-    const drainStarted = Date.now();
-    let seen = -1;
-    for (;;) {
-      await sleep(DRAIN_MS / 2);
-      const counts = (await Promise.all(clients.map((c) => c.ask({ type: 'count', fromMs, toMs })))) as Extract<ClientReport, { type: 'count' }>[];
-      const total = counts.reduce((s, c) => s + c.receipts, 0);
-      if ((total === seen && Date.now() - drainStarted >= DRAIN_MS) || Date.now() - drainStarted > MAX_DRAIN_MS) break;
-      seen = total;
-    }
-    const collected = (await Promise.all(clients.map((c) => c.ask({ type: 'collect', fromMs, toMs })))) as Extract<ClientReport, { type: 'receipts' }>[];
-
+    // Several windows on the same open subscribers: the p99 goal is judged on their median, as the
+    // public reads are on the median of several runs (one window can catch a GC or an ingest round).
     const latencies: number[] = [];
     const fromIngest: number[] = [];
     const perEvent = new Map<number, number>();
-    for (const report of collected) {
-      const r = report.receipts;
-      for (let i = 0; i < r.length; i += 3) {
-        const asOf = r[i]!;
-        latencies.push(r[i + 2]! - r[i + 1]!);
-        fromIngest.push(r[i + 2]! - asOf);
-        perEvent.set(asOf, (perEvent.get(asOf) ?? 0) + 1);
+    const windows: Spread[] = [];
+    const clientCpu: number[] = [];
+    const collectedErrors: string[] = [];
+    let cpu = 0;
+    let deliveries = 0;
+    let silent = 0;
+    let dropped = 0;
+    for (let w = 0; w < settings.subWindows; w++) {
+      const clientCpuBefore = (await Promise.all(clients.map((c) => c.ask({ type: 'count', fromMs: 0, toMs: 0 })))) as Extract<
+        ClientReport,
+        { type: 'count' }
+      >[];
+      const fromMs = Date.now();
+      const cpuBefore = cpuMicros(gateway.pid);
+      await sleep(settings.subEvents * 1_000);
+      const toMs = Date.now();
+      cpu += Math.max(0, cpuMicros(gateway.pid) - cpuBefore - idleCpuPerMs * (toMs - fromMs));
+      const clientCpuAfter = (await Promise.all(clients.map((c) => c.ask({ type: 'count', fromMs: 0, toMs: 0 })))) as Extract<
+        ClientReport,
+        { type: 'count' }
+      >[];
+      // Share of one core each client process used over the window: near 1 would make the clients the bottleneck.
+      clientCpu.push(...clientCpuAfter.map((c, i) => (c.cpuUs - clientCpuBefore[i]!.cpuUs) / ((Date.now() - fromMs) * 1000)));
+      // Late receipts still count: wait until no more arrive (at least DRAIN_MS, at most MAX_DRAIN_MS).
+      const drainStarted = Date.now();
+      let seen = -1;
+      for (;;) {
+        await sleep(DRAIN_MS / 2);
+        const counts = (await Promise.all(clients.map((c) => c.ask({ type: 'count', fromMs, toMs })))) as Extract<ClientReport, { type: 'count' }>[];
+        const total = counts.reduce((s, c) => s + c.receipts, 0);
+        if ((total === seen && Date.now() - drainStarted >= DRAIN_MS) || Date.now() - drainStarted > MAX_DRAIN_MS) break;
+        seen = total;
       }
+      const collected = (await Promise.all(clients.map((c) => c.ask({ type: 'collect', fromMs, toMs })))) as Extract<ClientReport, { type: 'receipts' }>[];
+      const inWindow: number[] = [];
+      for (const report of collected) {
+        const r = report.receipts;
+        for (let i = 0; i < r.length; i += 3) {
+          const asOf = r[i]!;
+          inWindow.push(r[i + 2]! - r[i + 1]!);
+          fromIngest.push(r[i + 2]! - asOf);
+          perEvent.set(asOf, (perEvent.get(asOf) ?? 0) + 1);
+        }
+      }
+      for (const l of inWindow) latencies.push(l);
+      deliveries += inWindow.length;
+      // A subscriber silent in any window, or a drop in any, is reported (the largest seen).
+      silent = Math.max(
+        silent,
+        collected.reduce((s, r) => s + r.silent, 0),
+      );
+      dropped = Math.max(
+        dropped,
+        collected.reduce((s, r) => s + r.dropped, 0),
+      );
+      collectedErrors.push(...collected.flatMap((c) => c.errors));
+      const spreadOfWindow = spread(inWindow);
+      windows.push(spreadOfWindow);
+      log(
+        `subs ${transport} ${n}: window ${w + 1}/${settings.subWindows}, publish→receipt p50 ${spreadOfWindow.p50} p99 ${spreadOfWindow.p99} max ${spreadOfWindow.max} ms`,
+      );
     }
     const events = [...perEvent]
       .sort((a, b) => a[0] - b[0])
@@ -256,23 +294,25 @@ async function measure(settings: Settings, command: string[], transport: 'ws' | 
       publishTimeFrom: producedAt ? 'producedAt' : 'freshness.asOf + freshness.freshnessMs',
       events,
       latency: spread(latencies),
+      windows,
+      windowP99: median(windows.map((w) => w.p99)),
       fromIngest: spread(fromIngest),
       minFraction: events.length ? Math.min(...events.map((e) => e.fraction)) : 0,
       medianFraction: median(events.map((e) => e.fraction)),
-      silentSubscribers: collected.reduce((s, r) => s + r.silent, 0),
-      dropped: collected.reduce((s, r) => s + r.dropped, 0),
+      silentSubscribers: silent,
+      dropped,
       rssBeforeBytes: rssBefore,
       rssAfterBytes: rssAfter,
       bytesPerSubscriber: (rssAfter - rssBefore) / Math.max(1, rest.ok),
-      cpuUsPerDelivery: cpu / Math.max(1, latencies.length),
+      cpuUsPerDelivery: cpu / Math.max(1, deliveries),
       clientCpuMax: Math.max(...clientCpu),
       gatewayFdLimit,
       gatewayOpenFiles,
       clientFdLimit,
-      errors: [...warm.errors, ...rest.errors, ...collected.flatMap((c) => c.errors)].slice(0, 20),
+      errors: [...warm.errors, ...rest.errors, ...collectedErrors].slice(0, 20),
     };
     log(
-      `subs ${transport} ${n}: ${events.length} events, publish→receipt p50 ${result.latency.p50} p99 ${result.latency.p99} max ${result.latency.max} ms; ` +
+      `subs ${transport} ${n}: ${events.length} events, publish→receipt p50 ${result.latency.p50} p99 ${result.latency.p99} (median of the windows' ${result.windowP99}) max ${result.latency.max} ms; ` +
         `delivered min ${fmt(result.minFraction * 100, 1)} %; RSS +${fmt((rssAfter - rssBefore) / 2 ** 20, 1)} MB = ${fmt(result.bytesPerSubscriber / 1024, 1)} KB/subscriber`,
     );
     return result;
@@ -310,10 +350,10 @@ export function subscriptionRows(results: readonly SubscriptionResult[]): Row[] 
         area: `subs ${r.markets} mkts`,
         what: `${name}: publish→receipt, ${r.events.length} events`,
         figure:
-          `${r.opened} open; p50 ${fmt(r.latency.p50)} / p99 ${fmt(r.latency.p99)} / max ${fmt(r.latency.max)} ms; events reached ${fmt(r.minFraction * 100, 1)} % (worst) / ${fmt(r.medianFraction * 100, 1)} % (median) of them` +
+          `${r.opened} open; p99 ${fmt(r.windowP99)} ms, median of ${r.windows.length} windows (${r.windows.map((w) => fmt(w.p99)).join(', ')}); all receipts p50 ${fmt(r.latency.p50)} / p99 ${fmt(r.latency.p99)} / max ${fmt(r.latency.max)} ms; events reached ${fmt(r.minFraction * 100, 1)} % (worst) / ${fmt(r.medianFraction * 100, 1)} % (median) of them` +
           `${problems.length ? `; ${problems.join(', ')}` : ''}; ${fmt(r.cpuUsPerDelivery)} µs gateway CPU/msg; busiest client ${fmt(r.clientCpuMax * 100)} % CPU`,
         goal: `p99 ≤ ${LATENCY_GOAL_MS} ms`,
-        pass: r.events.length === 0 ? null : r.latency.p99 <= LATENCY_GOAL_MS && r.minFraction === 1 && complete,
+        pass: r.events.length === 0 ? null : r.windowP99 <= LATENCY_GOAL_MS && r.minFraction === 1 && complete,
       },
       {
         area: `subs ${r.markets} mkts`,

@@ -67,6 +67,8 @@ export const settings = {
   subClients: num('BENCH_SUB_CLIENTS', 4, { min: 1, integer: true }),
   /** Market updates (one a second for BTC) measured per subscriber count. */
   subEvents: num('BENCH_SUB_EVENTS', 10, { min: 1, integer: true }),
+  /** Measurement windows (of BENCH_SUB_EVENTS seconds each) on the same open subscribers; the p99 goal is judged on their median. */
+  subWindows: num('BENCH_SUB_WINDOWS', 3, { min: 1, integer: true }),
   /** Seconds allowed for opening the subscribers; those not started by then are reported, not waited for. */
   subOpenDeadline: num('BENCH_SUB_OPEN_DEADLINE', 120, { min: 1 }),
   runs: num('BENCH_RUNS', 3, { min: 1, integer: true }),

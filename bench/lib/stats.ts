@@ -26,8 +26,9 @@ export function spread(values: readonly number[]): Spread {
     count: values.length,
     p50: percentile(values, 50),
     p99: percentile(values, 99),
-    max: values.length ? Math.max(...values) : Number.NaN,
-    min: values.length ? Math.min(...values) : Number.NaN,
+    // A loop, not Math.max(...values): hundreds of thousands of receipts exceed the argument limit.
+    max: values.length ? values.reduce((a, b) => (b > a ? b : a)) : Number.NaN,
+    min: values.length ? values.reduce((a, b) => (b < a ? b : a)) : Number.NaN,
   };
 }
 
