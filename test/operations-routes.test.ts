@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { testConfig } from '../src/config/gateway-config.js';
 import { OPERATIONS_PATHS } from '../src/http/server-edge.js';
@@ -232,7 +232,8 @@ describe('access log', () => {
     try {
       expect((await fetch(`${base}/readyz`)).status).toBe(503);
       expect((await fetch(`${base}/api/v1/public/status`)).status).toBe(503);
-      await new Promise((r) => setTimeout(r, 50));
+      // Each line is written when its response closes, which may be just after the client has it.
+      await vi.waitFor(() => expect(lines.filter((l) => l.msg === 'request completed' || l.msg === 'request failed')).toHaveLength(2));
       const probe = lines.find((l) => (l.req as { route?: string } | undefined)?.route === '/readyz');
       expect(probe).toMatchObject({ level: 30, msg: 'request completed', res: { statusCode: 503 } });
       expect(probe).not.toHaveProperty('err');
