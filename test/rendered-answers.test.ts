@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AnswerEncoder } from '../src/http/answer-encoding.js';
 import { RenderedAnswers } from '../src/http/rendered-answers.js';
 import { startGateway, type TestGateway } from './support/gateway.js';
 
@@ -167,6 +168,34 @@ describe('answers rendered once per snapshot version', () => {
       const small = await raw(gw, '/api/v1/public/markets/BTC', { 'accept-encoding': 'br, gzip' });
       expect(small.body.length).toBeLessThan(1024);
       expect(small.headers['content-encoding']).toBeUndefined();
+    }
+  });
+  it('serves every request of one millisecond the same re-timed answer and encodings, and re-times at the next, on both paths', async () => {
+    const encode = vi.spyOn(AnswerEncoder.prototype, 'encode');
+    try {
+      for (const gw of [fast, sofa]) {
+        const path = '/api/v1/public/markets';
+        await raw(gw, path, IDENTITY); // remembered
+        for (const accept of ['identity', 'br', 'gzip']) {
+          answer.mockClear();
+          encode.mockClear();
+          const first = await raw(gw, path, { 'accept-encoding': accept });
+          const second = await raw(gw, path, { 'accept-encoding': accept });
+          expect(second.body.equals(first.body)).toBe(true);
+          const [a, b] = answer.mock.results.map((r) => r.value as unknown);
+          expect(a).toBeDefined();
+          expect(b).toBe(a); // one re-timing for the millisecond
+          const [e1, e2] = encode.mock.results.map((r) => r.value as unknown);
+          expect(e2).toBe(e1); // one encoding (no second brotli/gzip) for the millisecond
+          gw.clock.advance(1);
+          encode.mockClear();
+          const next = await raw(gw, path, { 'accept-encoding': accept });
+          expect(encode.mock.results[0]!.value).not.toBe(e1);
+          expect(next.body.equals(first.body)).toBe(false); // generatedAt and freshnessMs moved
+        }
+      }
+    } finally {
+      encode.mockRestore();
     }
   });
 });

@@ -32,20 +32,33 @@ export function negotiateCoding(acceptEncoding: string | null | undefined): Codi
 
 /** A public answer as sent: the body (encoded or not) and the headers that say so. */
 export interface EncodedAnswer {
-  body: string | Buffer;
-  headers: Record<string, string>;
+  readonly body: Buffer;
+  /** Shared between answers: merged into a request's headers, never changed. */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
+/** One answer's bodies as sent, by coding: made for the first request that asks, reused by the others. */
+export type AnswerEncodings = { [coding in Coding | 'identity']?: EncodedAnswer };
+
+const IDENTITY_HEADERS = { vary: 'Accept-Encoding' };
+
 /**
- * Encodes public GET answers for both the fast path and the Sofa path. Nothing is kept: an
- * answer's bytes change every millisecond (generatedAt, freshnessMs), so a memo of the last
- * encoding would hold bodies without sparing work.
+ * Encodes public GET answers for both the fast path and the Sofa path. An answer's bytes change
+ * every millisecond (generatedAt, freshnessMs), so encodings are kept only on the answer itself
+ * (`memo`: RenderedAnswers serves one answer to all the requests of its millisecond); the bodies
+ * are bytes, so sending them neither measures nor encodes a string again.
  */
 export class AnswerEncoder {
-  encode(body: string, acceptEncoding: string | null | undefined): EncodedAnswer {
-    const coding = body.length >= COMPRESS_MIN_BYTES ? negotiateCoding(acceptEncoding) : undefined;
-    if (!coding) return { body, headers: { vary: 'Accept-Encoding' } };
-    return { body: compress(body, coding), headers: { vary: 'Accept-Encoding', 'content-encoding': coding } };
+  encode(body: string, acceptEncoding: string | null | undefined, memo?: AnswerEncodings): EncodedAnswer {
+    const coding = (body.length >= COMPRESS_MIN_BYTES ? negotiateCoding(acceptEncoding) : undefined) ?? 'identity';
+    const kept = memo?.[coding];
+    if (kept) return kept;
+    const encoded =
+      coding === 'identity'
+        ? { body: Buffer.from(body), headers: IDENTITY_HEADERS }
+        : { body: compress(body, coding), headers: { vary: 'Accept-Encoding', 'content-encoding': coding } };
+    if (memo) memo[coding] = encoded;
+    return encoded;
   }
 }
 
@@ -66,7 +79,7 @@ function compress(body: string, coding: Coding): Buffer {
 export const NOT_MODIFIED_VARY = { vary: 'Accept-Encoding' };
 
 /** Header records merged in order, later ones winning, except `vary`, whose values are joined. */
-export function answerHeaders(...records: Record<string, string>[]): Record<string, string> {
+export function answerHeaders(...records: Readonly<Record<string, string>>[]): Record<string, string> {
   const merged: Record<string, string> = {};
   for (const record of records) {
     for (const name in record) {

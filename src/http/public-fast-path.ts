@@ -186,10 +186,10 @@ export class PublicFastPath {
       res.writeHead(304, headerList(security, answerHeaders({ 'x-request-id': requestId, ...head.headers }, cors, NOT_MODIFIED_VARY, limits)));
       return void res.end();
     }
-    const encoded = this.options.encoder.encode(body, req.headers['accept-encoding']);
+    const encoded = this.options.encoder.encode(body, req.headers['accept-encoding'], rendered?.encodings);
     const headers = answerHeaders({ 'x-request-id': requestId, ...head.headers }, cors, encoded.headers, limits);
     headers['content-type'] = JSON_TYPE;
-    headers['content-length'] = String(Buffer.byteLength(encoded.body));
+    headers['content-length'] = String(encoded.body.length);
     res.writeHead(head.status, headerList(security, headers));
     res.end(encoded.body);
   }

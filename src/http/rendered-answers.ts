@@ -2,6 +2,7 @@ import { freshnessAt, type Freshness, type FreshnessBasis } from '../domain/fres
 import { isoOfEpochMs } from '../domain/rfc3339.js';
 import type { RouteSpec } from '../contract/route-spec.js';
 import type { RequestScope, TimedAnswer } from './request-scope.js';
+import type { AnswerEncodings } from './answer-encoding.js';
 
 /** One route answer's body cut around its time-dependent values, valid while the snapshot version stands. */
 interface Template {
@@ -15,12 +16,18 @@ interface Template {
   standsAt: TimedAnswer['standsAt'];
   /** UTF-16 code units held. */
   size: number;
+  /** The last re-timed answer: every request in the same millisecond gets this one (its bytes would be the same). */
+  last?: { now: number; answer: RenderedAnswer };
 }
 
-/** A re-timed answer: its body and what finishHead reads (freshness, status, ETag). */
+/**
+ * A re-timed answer: its body and what finishHead reads (freshness, status, ETag). Shared by the
+ * requests of one millisecond, so read-only; `encodings` holds its bodies as sent (AnswerEncoder).
+ */
 export interface RenderedAnswer {
-  body: string;
-  scope: Pick<RequestScope, 'freshness' | 'status' | 'etag'>;
+  readonly body: string;
+  readonly scope: Readonly<Pick<RequestScope, 'freshness' | 'status' | 'etag'>>;
+  readonly encodings: AnswerEncodings;
 }
 
 /** What one snapshot version may hold, in UTF-16 code units of remembered text (~2 bytes each): past it, answers are executed. */
@@ -71,6 +78,8 @@ export class RenderedAnswers {
       this.held -= t.size;
       return undefined;
     }
+    // Within one millisecond every value below is the same: the answer (and its encodings) made for the first request.
+    if (t.last?.now === now) return t.last.answer;
     const memo = new Map<FreshnessBasis, Freshness>();
     const values = t.freshness.map((b) => freshnessAt(b, now, memo));
     const { pieces } = t;
@@ -79,10 +88,12 @@ export class RenderedAnswers {
     let i = 0;
     for (; i < values.length; i++) body += freshnessJson(values[i]!) + pieces[i + 2]!;
     for (let j = 0; j < t.instants; j++) body += iso + pieces[i + j + 2]!;
-    const scope: RenderedAnswer['scope'] = { freshness: values[0]! };
+    const scope: Pick<RequestScope, 'freshness' | 'status' | 'etag'> = { freshness: values[0]! };
     if (t.status !== undefined) scope.status = t.status;
     if (t.etag) scope.etag = t.etag(this.generation!, values);
-    return { body, scope };
+    const answer: RenderedAnswer = { body, scope, encodings: {} };
+    t.last = { now, answer };
+    return answer;
   }
 
   /** Remembers an executed 2xx answer whose resolver recorded its timing; returns whether it could. */

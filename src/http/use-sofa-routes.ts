@@ -8,7 +8,7 @@ import { ROUTES, sofaPath } from '../contract/route-registry.js';
 import { finishHead } from './finish-head.js';
 import { currentScope, type RequestScope } from './request-scope.js';
 import { answerKey, type RenderedAnswers } from './rendered-answers.js';
-import { answerHeaders, NOT_MODIFIED_VARY, type AnswerEncoder } from './answer-encoding.js';
+import { answerHeaders, NOT_MODIFIED_VARY, type AnswerEncoder, type AnswerEncodings } from './answer-encoding.js';
 import { sofaErrorHandler } from './sofa-error-handler.js';
 import { DECIMAL_PATTERN } from '../domain/validators.js';
 
@@ -88,7 +88,7 @@ export function useSofaRoutes(options: SofaRoutesOptions): Plugin & { currentSof
       if (rendered && answering) {
         Object.assign(answering.scope, rendered.scope);
         const response = new fetchAPI.Response(rendered.body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } });
-        return mapMaybePromise(finish(request, response, fetchAPI, options, answering.key), endResponse);
+        return mapMaybePromise(finish(request, response, fetchAPI, options, answering.key, false, rendered.encodings), endResponse);
       }
       return mapMaybePromise(router.handle(request, serverContext as never), (response) => {
         if (response) return mapMaybePromise(finish(request, response as Response, fetchAPI, options, answering?.key, !rendered), endResponse);
@@ -125,6 +125,7 @@ function finish(
   options: SofaRoutesOptions,
   key: string | undefined,
   executed = false,
+  encodings?: AnswerEncodings,
 ): Response | Promise<Response> {
   const { Response, Headers } = fetchAPI;
   const scope = currentScope();
@@ -149,7 +150,7 @@ function finish(
       for (const name of ['content-length', 'content-encoding', 'content-type']) delete answer[name];
       return new Response(null, { status: 304, headers: answer });
     }
-    const encoded = options.encoder.encode(body, request.headers.get('accept-encoding'));
+    const encoded = options.encoder.encode(body, request.headers.get('accept-encoding'), encodings);
     const answer = answerHeaders(headers, head.headers, encoded.headers);
     delete answer['content-length'];
     return new Response(encoded.body as BodyInit, { status: head.status, headers: answer });
