@@ -16,8 +16,6 @@ interface Template {
   standsAt: TimedAnswer['standsAt'];
   /** UTF-16 code units held. */
   size: number;
-  /** The last re-timed answer: every request in the same millisecond gets this one (its bytes would be the same). */
-  last?: { now: number; answer: RenderedAnswer };
 }
 
 /**
@@ -60,6 +58,13 @@ export class RenderedAnswers {
   /** The snapshot version every remembered template belongs to: one generation, dropped whole when it changes. */
   private generation: string | undefined;
   private held = 0;
+  /**
+   * The answers re-timed at `instant`, by key: every request of that millisecond gets the same one
+   * (its bytes would be the same), with the encodings made for the first. Only one millisecond's
+   * answers are ever held.
+   */
+  private instant = Number.NaN;
+  private readonly ofInstant = new Map<string, RenderedAnswer>();
 
   constructor(
     private readonly version: () => string | undefined,
@@ -75,11 +80,16 @@ export class RenderedAnswers {
     if (t.standsAt && !t.standsAt(now)) {
       // What else it depends on moved (a candle written, a bucket closed): executed again and remembered anew.
       this.templates.delete(key);
+      this.ofInstant.delete(key);
       this.held -= t.size;
       return undefined;
     }
-    // Within one millisecond every value below is the same: the answer (and its encodings) made for the first request.
-    if (t.last?.now === now) return t.last.answer;
+    if (now !== this.instant) {
+      this.ofInstant.clear();
+      this.instant = now;
+    }
+    const kept = this.ofInstant.get(key);
+    if (kept) return kept;
     const memo = new Map<FreshnessBasis, Freshness>();
     const values = t.freshness.map((b) => freshnessAt(b, now, memo));
     const { pieces } = t;
@@ -92,7 +102,7 @@ export class RenderedAnswers {
     if (t.status !== undefined) scope.status = t.status;
     if (t.etag) scope.etag = t.etag(this.generation!, values);
     const answer: RenderedAnswer = { body, scope, encodings: {} };
-    t.last = { now, answer };
+    this.ofInstant.set(key, answer);
     return answer;
   }
 
@@ -105,6 +115,7 @@ export class RenderedAnswers {
     const pieces = cut(body, timed);
     if (!pieces) return false;
     this.held += body.length;
+    this.ofInstant.delete(key); // an answer of this millisecond re-timed from a template since dropped
     this.templates.set(key, {
       pieces,
       freshness: withIso(timed.freshness),
@@ -122,6 +133,7 @@ export class RenderedAnswers {
     if (version === undefined) return false;
     if (version !== this.generation) {
       this.templates.clear();
+      this.ofInstant.clear();
       this.held = 0;
       this.generation = version;
     }
