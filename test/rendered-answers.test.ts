@@ -182,6 +182,9 @@ describe('answers rendered once per snapshot version', () => {
           const first = await raw(gw, path, { 'accept-encoding': accept });
           const second = await raw(gw, path, { 'accept-encoding': accept });
           expect(second.body.equals(first.body)).toBe(true);
+          // What is per request stays per request.
+          expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+          expect(second.headers.ratelimit).not.toBe(first.headers.ratelimit);
           const [a, b] = answer.mock.results.map((r) => r.value as unknown);
           expect(a).toBeDefined();
           expect(b).toBe(a); // one re-timing for the millisecond

@@ -101,7 +101,9 @@ export class RenderedAnswers {
     const scope: Pick<RequestScope, 'freshness' | 'status' | 'etag'> = { freshness: values[0]! };
     if (t.status !== undefined) scope.status = t.status;
     if (t.etag) scope.etag = t.etag(this.generation!, values);
-    const answer: RenderedAnswer = { body, scope, encodings: {} };
+    // Shared by the millisecond's requests: frozen, so a caller that wrote to it would fail instead of changing the others'.
+    Object.freeze(values[0]);
+    const answer: RenderedAnswer = Object.freeze({ body, scope: Object.freeze(scope), encodings: {} });
     this.ofInstant.set(key, answer);
     return answer;
   }
@@ -115,7 +117,8 @@ export class RenderedAnswers {
     const pieces = cut(body, timed);
     if (!pieces) return false;
     this.held += body.length;
-    this.ofInstant.delete(key); // an answer of this millisecond re-timed from a template since dropped
+    // A backstop: dropping a template already drops its answer of this millisecond (answer(), current()).
+    this.ofInstant.delete(key);
     this.templates.set(key, {
       pieces,
       freshness: withIso(timed.freshness),
