@@ -42,7 +42,7 @@ export interface EncodedAnswer {
 export type AnswerEncodings = { [coding in Coding | 'identity']?: EncodedAnswer };
 
 // Shared by every answer (and frozen, so a caller that wrote to one would fail, not leak into others).
-const IDENTITY_HEADERS = Object.freeze({ vary: 'Accept-Encoding' });
+const VARY_ONLY = Object.freeze({ vary: 'Accept-Encoding' });
 const CODING_HEADERS = {
   br: Object.freeze({ vary: 'Accept-Encoding', 'content-encoding': 'br' }),
   gzip: Object.freeze({ vary: 'Accept-Encoding', 'content-encoding': 'gzip' }),
@@ -59,8 +59,7 @@ export class AnswerEncoder {
     const coding = (body.length >= COMPRESS_MIN_BYTES ? negotiateCoding(acceptEncoding) : undefined) ?? 'identity';
     const kept = memo?.[coding];
     if (kept) return kept;
-    const encoded =
-      coding === 'identity' ? { body: Buffer.from(body), headers: IDENTITY_HEADERS } : { body: compress(body, coding), headers: CODING_HEADERS[coding] };
+    const encoded = coding === 'identity' ? { body: Buffer.from(body), headers: VARY_ONLY } : { body: compress(body, coding), headers: CODING_HEADERS[coding] };
     if (memo) memo[coding] = encoded;
     return encoded;
   }
@@ -80,7 +79,7 @@ function compress(body: string, coding: Coding): Buffer {
 }
 
 /** What a 304 for a public GET answer says about its negotiation (it carries no body to encode). */
-export const NOT_MODIFIED_VARY = { vary: 'Accept-Encoding' };
+export const NOT_MODIFIED_VARY = VARY_ONLY;
 
 /** Header records merged in order, later ones winning, except `vary`, whose values are joined. */
 export function answerHeaders(...records: Readonly<Record<string, string>>[]): Record<string, string> {

@@ -7,8 +7,8 @@ import type { ContractDocuments } from '../contract/contract-documents.js';
 import { ROUTES, sofaPath } from '../contract/route-registry.js';
 import { finishHead } from './finish-head.js';
 import { currentScope, type RequestScope } from './request-scope.js';
-import { answerKey, type RenderedAnswers } from './rendered-answers.js';
-import { answerHeaders, NOT_MODIFIED_VARY, type AnswerEncoder, type AnswerEncodings } from './answer-encoding.js';
+import { answerKey, type RenderedAnswer, type RenderedAnswers } from './rendered-answers.js';
+import { answerHeaders, NOT_MODIFIED_VARY, type AnswerEncoder } from './answer-encoding.js';
 import { sofaErrorHandler } from './sofa-error-handler.js';
 import { DECIMAL_PATTERN } from '../domain/validators.js';
 
@@ -88,7 +88,7 @@ export function useSofaRoutes(options: SofaRoutesOptions): Plugin & { currentSof
       if (rendered && answering) {
         Object.assign(answering.scope, rendered.scope);
         const response = new fetchAPI.Response(rendered.body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } });
-        return mapMaybePromise(finish(request, response, fetchAPI, options, answering.key, false, rendered.encodings), endResponse);
+        return mapMaybePromise(finish(request, response, fetchAPI, options, answering.key, false, rendered), endResponse);
       }
       return mapMaybePromise(router.handle(request, serverContext as never), (response) => {
         if (response) return mapMaybePromise(finish(request, response as Response, fetchAPI, options, answering?.key, !rendered), endResponse);
@@ -125,7 +125,8 @@ function finish(
   options: SofaRoutesOptions,
   key: string | undefined,
   executed = false,
-  encodings?: AnswerEncodings,
+  /** The remembered answer `response` was made from: its body is taken as it is, and its encodings are reused. */
+  rendered?: RenderedAnswer,
 ): Response | Promise<Response> {
   const { Response, Headers } = fetchAPI;
   const scope = currentScope();
@@ -139,7 +140,7 @@ function finish(
     return response.text().then((body) => new Response(body, { status: head.status, headers: response.headers }));
   }
   NEGOTIATED.add(request);
-  return response.text().then((body) => {
+  return (rendered ? Promise.resolve(rendered.body) : response.text()).then((body) => {
     if (executed) options.answers.remember(key, body, scope);
     const head = finishHead(route, scope, response.status, request.headers.get('if-none-match'));
     const headers: Record<string, string> = {};
@@ -150,7 +151,7 @@ function finish(
       for (const name of ['content-length', 'content-encoding', 'content-type']) delete answer[name];
       return new Response(null, { status: 304, headers: answer });
     }
-    const encoded = options.encoder.encode(body, request.headers.get('accept-encoding'), encodings);
+    const encoded = options.encoder.encode(body, request.headers.get('accept-encoding'), rendered?.encodings);
     const answer = answerHeaders(headers, head.headers, encoded.headers);
     delete answer['content-length'];
     return new Response(encoded.body as BodyInit, { status: head.status, headers: answer });
