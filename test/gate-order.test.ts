@@ -94,12 +94,15 @@ const BLOCKERS: Record<GateName, { code: string; apply(c: Case): void | Promise<
   },
 };
 
-/** DESIGN, Execution: the order the gates run in, as the design states it (the code's list must match). */
-const DESIGN_ORDER: readonly GateName[] = ['feature_flag', 'certification', 'venue', 'authority', 'quote', 'balance', 'idempotency'];
+/**
+ * The order the gates run in (the code's list must match): the spec's gate list puts idempotency
+ * before policy controls and approval, so a used referenceId is a conflict before anything else about it.
+ */
+const DESIGN_ORDER: readonly GateName[] = ['feature_flag', 'certification', 'venue', 'idempotency', 'authority', 'quote', 'balance'];
 const pairs = DESIGN_ORDER.flatMap((a, i) => DESIGN_ORDER.slice(i + 1).map((b) => [a, b] as const));
 
 describe('gate order: when two gates block, the earlier one answers', () => {
-  it('runs the gates in the DESIGN order, and the pairs cover every two of them', () => {
+  it('runs the gates in the contract order, and the pairs cover every two of them', () => {
     expect(GATE_ORDER).toEqual(DESIGN_ORDER);
     expect(pairs).toHaveLength(21);
   });

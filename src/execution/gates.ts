@@ -9,11 +9,14 @@ import { quoteGate } from './gates/quote-gate.js';
 import { venueGate } from './gates/venue-gate.js';
 
 /**
- * The gates in the order they run (DESIGN: Execution), the one statement of that order:
- * execution stops at the first block, a preview reports every gate up to the first block and the
- * rest as not evaluated, capabilities show the standing checks. Fails closed.
+ * The gates in the order they run, the one statement of that order. The spec's gate list puts
+ * idempotency before policy controls and approval: a referenceId already used for another
+ * instruction is IDEMPOTENCY_CONFLICT, whatever else is wrong with the request (never a stale
+ * quote, whose advice, "preview again", would only meet the same conflict).
+ * Execution stops at the first block, a preview reports every gate up to the first block and
+ * the rest as not evaluated, capabilities show the standing checks. Fails closed.
  */
-export const GATES: readonly Gate[] = [featureFlagGate, certificationGate, venueGate, authorityGate, quoteGate, balanceGate, idempotencyGate];
+export const GATES: readonly Gate[] = [featureFlagGate, certificationGate, venueGate, idempotencyGate, authorityGate, quoteGate, balanceGate];
 
 export const GATE_ORDER: readonly GateName[] = GATES.map((g) => g.name);
 
