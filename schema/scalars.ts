@@ -1,7 +1,7 @@
 import { GraphQLError, Kind } from 'graphql';
 import { builder } from './builder.js';
 import { isoOfEpochMs, isRfc3339 } from '../src/domain/rfc3339.js';
-import { DECIMAL_PATTERN } from '../src/domain/validators.js';
+import { DECIMAL_PATTERN, plainDecimal } from '../src/domain/validators.js';
 
 /** Exactly what Date.prototype.toISOString() gives for years 0000-9999. */
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -19,7 +19,8 @@ builder.scalarType('DateTime', {
 
 builder.scalarType('Decimal', {
   description: 'A decimal number as a string, never a float (such as "64012.5").',
-  serialize: (value) => String(value),
+  // Never exponent notation on the way out, so every answer meets its document's pattern.
+  serialize: (value) => plainDecimal(value as string),
   parseValue: (value) => {
     if (typeof value !== 'string' || !DECIMAL_PATTERN.test(value)) throw new GraphQLError('Decimal must be a decimal string such as "12.50"');
     return value;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Decimal } from '../src/domain/decimal.js';
 import { mergeCandles } from '../src/domain/candle-fold.js';
 import { compareDecimal, normalizeDecimal, sumDecimals } from '../src/domain/decimal-strings.js';
+import { plainDecimal } from '../src/domain/validators.js';
 
 // A deterministic spread of decimal strings: signs, scales 0-8, magnitudes 1e-3 to 1e7, ties.
 function* samples(n: number): Generator<string> {
@@ -33,5 +34,13 @@ describe('decimal strings without decimal.js (history merging)', () => {
     ];
     expect(mergeCandles(0, parts)).toEqual({ start: 0, open: '100.50', high: '101.2000001', low: '99.8', close: '100.70', volume: '3.75' });
     expect(mergeCandles(0, parts.slice(0, 1))).toEqual({ start: 0, open: '100.50', high: '101.2', low: '99.9', close: '100.00', volume: '1.5' });
+  });
+});
+
+describe('plainDecimal', () => {
+  it('writes what decimal.js would print in exponent form as plain digits', () => {
+    expect(plainDecimal('1e+45')).toBe(`1${'0'.repeat(45)}`);
+    expect(plainDecimal(new Decimal('1.5e-41'))).toBe(`0.${'0'.repeat(40)}15`);
+    expect(plainDecimal('64012.5')).toBe('64012.5');
   });
 });
