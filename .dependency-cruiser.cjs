@@ -7,7 +7,7 @@ const LAYERS = {
     path: '^(src/main\\.ts|src/cli/|src/lifecycle/|codegen\\.ts)',
     below: ['composition', 'adapters', 'api', 'resolvers', 'transport', 'domain', 'core'],
   },
-  composition: { path: '^src/app\\.ts$', below: ['adapters', 'api', 'resolvers', 'transport', 'domain', 'core'] },
+  composition: { path: '^src/(app\\.ts$|composition/)', below: ['adapters', 'api', 'resolvers', 'transport', 'domain', 'core'] },
   adapters: { path: '^src/stores/', below: ['domain', 'core'] },
   api: { path: '^schema/', below: ['resolvers', 'transport', 'domain', 'core'] },
   resolvers: { path: '^resolvers/', below: ['transport', 'domain', 'core'] },

@@ -3,7 +3,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
 import { authenticationError } from '../src/auth/auth-errors.js';
 import { scopeGrants, type ScopeGrants } from '../src/auth/scope-grants.js';
-import type { GatewayContext } from '../src/http/gateway-context.js';
+import type { GatewayContext } from '../src/http/context/gateway-context.js';
 
 export interface GatewaySchemaTypes {
   Context: GatewayContext;

@@ -1,6 +1,7 @@
 import { STEP_BLOCKS, WORKFLOW_NODE_KINDS } from '../resolvers/agent/workflow-nodes.js';
 import { APPROVAL_STATES, PRINCIPAL_KINDS } from '../src/execution/execution-types.js';
-import { GATE_CODES, GATE_NAMES, GATE_STATUSES } from '../src/execution/gate-verdict.js';
+import { GATE_CODES } from '../src/errors/gate-refusals.js';
+import { GATE_NAMES, GATE_STATUSES } from '../src/execution/gate-verdict.js';
 import { PROTOCOL_KINDS } from '../src/protocols/protocol.js';
 import { builder } from './builder.js';
 

@@ -1,8 +1,8 @@
 import type { GatewayEventMap } from '../src/events/gateway-events.js';
 import { authenticationError } from '../src/auth/auth-errors.js';
-import type { GatewayContext } from '../src/http/gateway-context.js';
+import type { GatewayContext } from '../src/http/context/gateway-context.js';
 import { eventStream } from '../src/events/event-stream.js';
-import { GRAPH_ONLY } from '../src/http/rest-schema.js';
+import { GRAPH_ONLY } from '../src/http/rest/rest-schema.js';
 import {
   approvalProducedAt,
   approvalSequence,

@@ -1,3 +1,4 @@
+import { reportAnswerFacts } from '../src/http/rest/answer-facts.js';
 import { builder } from './builder.js';
 import './scalars.js';
 import './freshness.js';
@@ -28,9 +29,12 @@ import './record-links.js';
 import './market-funding.js';
 import './viewer.js';
 
-/** The one schema: GraphQL, graphql-ws, SSE and every Sofa REST route are built from it. */
+/** The one schema: GraphQL, graphql-ws, SSE and every REST route are built from it. */
 export function buildSchema() {
   builder.queryType({});
   builder.mutationType({});
-  return builder.toSchema({ sortSchema: false });
+  const schema = builder.toSchema({ sortSchema: false });
+  // A REST route's answer carries its HTTP facts (status, freshness, ETag) back with its data.
+  reportAnswerFacts(schema);
+  return schema;
 }

@@ -1,5 +1,5 @@
 import { perpFundingEnvelope, perpFundingHistoryEnvelope } from '../resolvers/data/perps.js';
-import { GRAPH_ONLY } from '../src/http/rest-schema.js';
+import { GRAPH_ONLY } from '../src/http/rest/rest-schema.js';
 import { builder } from './builder.js';
 import { MarketRef } from './market.js';
 import { PerpFundingHistoryRef, PerpFundingRef } from './perps.js';

@@ -6,7 +6,7 @@ import {
   type MarketGraphEdge,
   type MarketGraphNode,
 } from '../resolvers/graph/market-graph.js';
-import { GRAPH_ONLY } from '../src/http/rest-schema.js';
+import { GRAPH_ONLY } from '../src/http/rest/rest-schema.js';
 import { builder } from './builder.js';
 import { envelopeType } from './envelope.js';
 import { SourceStatusEnum } from './freshness.js';

@@ -1,5 +1,5 @@
 import { marketCandles, marketOrderBook, marketProtocol, protocolMarkets } from '../resolvers/graph/market-fields.js';
-import { GRAPH_ONLY } from '../src/http/rest-schema.js';
+import { GRAPH_ONLY } from '../src/http/rest/rest-schema.js';
 import { builder } from './builder.js';
 import { MarketHistoryRef } from './history.js';
 import { MarketRef } from './market.js';

@@ -1,5 +1,5 @@
 import { actionAvailabilityNow } from '../resolvers/graph/protocol-actions.js';
-import { GRAPH_ONLY } from '../src/http/rest-schema.js';
+import { GRAPH_ONLY } from '../src/http/rest/rest-schema.js';
 import { builder } from './builder.js';
 import { PublicActionRef } from './protocol.js';
 

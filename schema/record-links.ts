@@ -1,6 +1,6 @@
 import { approvalOf } from '../resolvers/execution/approvals.js';
 import { executionOf } from '../resolvers/execution/executions.js';
-import { GRAPH_ONLY } from '../src/http/rest-schema.js';
+import { GRAPH_ONLY } from '../src/http/rest/rest-schema.js';
 import { ApprovalRef } from './approval.js';
 import { builder } from './builder.js';
 import { ExecutionRef } from './execution.js';

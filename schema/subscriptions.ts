@@ -1,5 +1,5 @@
 import type { EventSequence } from '../src/events/gateway-events.js';
-import { GRAPH_ONLY } from '../src/http/rest-schema.js';
+import { GRAPH_ONLY } from '../src/http/rest/rest-schema.js';
 import type { MarketFreshness } from '../src/market-data/market-view.js';
 import { freshnessUpdates, marketUpdates, orderBookUpdates } from '../resolvers/public/live-updates.js';
 import { PUBLIC_SCHEMA_VERSION, type PublicEnvelope } from '../resolvers/public/envelope.js';

@@ -4,7 +4,7 @@ import { positionsEnvelope } from '../resolvers/data/positions.js';
 import { CONNECTION_SIZE } from '../resolvers/graph/connection-page.js';
 import { executionAuditLoader } from '../resolvers/graph/viewer-audit.js';
 import { viewerAgentSessions, viewerApprovals, viewerAuditLog, viewerExecutions, viewerOf, type Viewer } from '../resolvers/graph/viewer.js';
-import { GRAPH_ONLY } from '../src/http/rest-schema.js';
+import { GRAPH_ONLY } from '../src/http/rest/rest-schema.js';
 import { PortfolioEnvelope } from './account-data.js';
 import { AgentSessionRef } from './agent-session.js';
 import { ApprovalRef } from './approval.js';

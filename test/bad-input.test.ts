@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../src/contract/route-registry.js';
+import { AMOUNT_BOUNDS } from '../src/domain/validators.js';
 import { startGateway, type TestGateway } from './support/gateway.js';
 import { call, perpOrder, SESSION_TIME } from './support/execution.js';
 import { writeBootstrap, type BootstrapKeys } from './support/keys.js';
@@ -97,6 +99,71 @@ describe('every bad input is a 400 in the error shape, in the client’s terms',
   });
 });
 
+describe('query parameters: every route, in the gateway’s words', () => {
+  const withQuery = ROUTES.filter((r) => r.method === 'GET' && r.queryParams);
+  const cases = withQuery.flatMap((route) =>
+    Object.entries(route.queryParams!).flatMap(([name, param]) => {
+      const good = param.enum?.[0] ?? (param.type === 'integer' ? '5' : param.format === 'date-time' ? '2026-11-18T10:00:00Z' : 'x');
+      return [
+        [route.path, name, `${name}=${good}&${name}=${good}`],
+        [route.path, name, `${name}[]=${good}&${name}[]=2`],
+        [route.path, name, `${name}[0]=${good}`],
+        [route.path, name, `${name}=`],
+      ] as const;
+    }),
+  );
+
+  it.each(cases)('%s ?%s given as %s: the route’s own 400 naming it', async (path, name, query) => {
+    const route = ROUTES.find((r) => r.path === path && r.method === 'GET')!;
+    const url = path.replace('{asset}', 'BTC') + `?${query}`;
+    const res = await gw.get(url, route.visibility === 'public' ? {} : { headers: { authorization: `Bearer ${keys.full}` } });
+    const text = await res.text();
+    expect(res.status, text).toBe(400);
+    expect(text).not.toMatch(LIBRARY_WORDING);
+    expect(text).not.toMatch(/cannot represent|Int |String |\["/);
+    const body = JSON.parse(text);
+    expect(body).toMatchObject({ code: route.invalidInputCode ?? 'invalid_request', details: { parameter: name }, retryable: false });
+    expect(body.message).toContain(`'${name}'`);
+  });
+});
+
+describe('decimals stay decimals', () => {
+  const swap = (referenceId: string, amount: string) => ({
+    protocol: 'paper-swap',
+    action: 'swap',
+    assetIn: { token: 'USDC', amount },
+    metadata: { tokenOut: 'WETH' },
+    referenceId,
+  });
+
+  it.each([
+    ['270 integer digits', '9'.repeat(270)],
+    ['19 integer digits', '1'.repeat(19)],
+    ['19 decimal places', `0.${'0'.repeat(18)}1`],
+  ])('an amount of %s is a 400 naming the field, before any quote', async (_what, amount) => {
+    for (const order of [swap(`big-${amount.length}`, amount), perpOrder(`big-perp-${amount.length}`, { assetIn: { token: 'BTC', amount } })]) {
+      const body = await expect400(await call(gw, 'POST', '/api/v1/execute/preview', keys.full, order), 'assetIn.amount');
+      expect(body.message).toMatch(new RegExp(`at most ${AMOUNT_BOUNDS.integerDigits} integer digits and ${AMOUNT_BOUNDS.fractionDigits} decimal places`));
+    }
+  });
+
+  it('the widest amount accepted comes back in plain digits, never in exponent form', async () => {
+    const amount = `${'9'.repeat(AMOUNT_BOUNDS.integerDigits)}.${'9'.repeat(AMOUNT_BOUNDS.fractionDigits)}`;
+    const res = await call(gw, 'POST', '/api/v1/execute/preview', keys.full, swap('widest', amount));
+    const text = await res.text();
+    expect(res.status, text).toBe(200);
+    const exponents: string[] = [];
+    JSON.parse(text, (_key, value) => {
+      if (typeof value === 'string' && /^-?[\d.]+[eE][+-]?\d+$/.test(value)) exponents.push(value);
+      return value;
+    });
+    expect(exponents).toEqual([]);
+    const preview = JSON.parse(text);
+    expect(preview.instruction.assetIn.amount).toBe(amount);
+    expect(preview.quote.amount).toBe(amount);
+  });
+});
+
 describe('GraphQL requests', () => {
   it('a malformed body is a 400 without the parser’s own error', async () => {
     const res = await gw.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{"query":' });
@@ -113,7 +180,14 @@ describe('GraphQL requests', () => {
     it.each([
       ['a variable of the wrong type', { query: byVariable, variables: { asset: 5 } }, 'invalid_request', /got invalid value 5/],
       ['a missing required variable', { query: byVariable, variables: {} }, 'invalid_request', /was not provided/],
-      ['a literal of the wrong type', { query: '{ market(asset: 5) { schemaVersion } }' }, 'GRAPHQL_VALIDATION_FAILED', /String cannot represent/],
+      ['a literal of the wrong type', { query: '{ market(asset: 5) { schemaVersion } }' }, 'invalid_request', /String cannot represent/],
+      ['a literal outside its enum', { query: '{ marketGraph(returns: bogus) { schemaVersion } }' }, 'invalid_request', /does not exist in "ReturnKind" enum/],
+      [
+        'a variable outside its enum',
+        { query: 'query ($r: ReturnKind) { marketGraph(returns: $r) { schemaVersion } }', variables: { r: 'bogus' } },
+        'invalid_request',
+        /got invalid value "bogus"/,
+      ],
       ['an unknown field', { query: '{ nosuch }' }, 'GRAPHQL_VALIDATION_FAILED', /Cannot query field "nosuch"/],
     ])('%s', async (_name, body, code, message) => {
       const res = await gql(body, accept);

@@ -86,7 +86,7 @@ describe('only contract routes exist', () => {
       const res = await gw.get(examplePath(route.path), { method, body: method === 'DELETE' ? undefined : '{}' });
       const body = await res.json();
       expectErrorResponse(res, body, 405);
-      expect(res.headers.get('allow')).toBe('GET');
+      expect(res.headers.get('allow')).toBe('GET, HEAD');
     }
   });
 

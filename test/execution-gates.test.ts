@@ -51,7 +51,7 @@ describe('each gate code through a real path, with the DESIGN status and nothing
     const order = { protocol: 'paper-equities', action: 'options_order', assetIn: { token: 'AAPL', amount: '1' }, referenceId: next() };
     const preview = await (await call(gw, 'POST', '/api/v1/execute/preview', keys.full, order)).json();
     expect(preview.gates[1]).toMatchObject({ gate: 'certification', status: 'block', code: 'ACTION_NOT_CERTIFIED' });
-    expect(preview.gates[4]).toMatchObject({ gate: 'quote', status: 'not_evaluated' });
+    expect(preview.gates[5]).toMatchObject({ gate: 'quote', status: 'not_evaluated' });
     const { status, body } = await submit(order, false);
     expect([status, body.code]).toEqual([403, 'ACTION_NOT_CERTIFIED']);
   });
@@ -153,15 +153,18 @@ describe('each gate code through a real path, with the DESIGN status and nothing
     const preview = await call(gw, 'POST', '/api/v1/execute/preview', keys.full, changed);
     expect([preview.status, (await preview.json()).code]).toEqual([409, 'IDEMPOTENCY_CONFLICT']);
     expect((await call(gw, 'POST', '/api/v1/execute', keys.full, order)).status).toBe(200);
-    // The quote gate comes before idempotency: the stored preview is of the other body.
+    // A used referenceId with another instruction is a conflict, not a stale quote (spec: idempotency
+    // before policy and approval), and its advice is not to preview again, which would only meet the same conflict.
     const early = await call(gw, 'POST', '/api/v1/execute', keys.full, changed);
-    expect([early.status, (await early.json()).code]).toEqual([409, 'QUOTE_STALE']);
+    const conflict = await early.json();
+    expect([early.status, conflict.code, conflict.retryable, conflict.details.gate]).toEqual([409, 'IDEMPOTENCY_CONFLICT', false, 'idempotency']);
+    expect(conflict.nextAction).not.toMatch(/preview/);
     // Once the first preview has expired the changed body can be previewed (which says it will conflict) ...
     gw.clock.advance(61_000);
     await gw.app.services.ingest.pollAll();
     const repreview = await (await call(gw, 'POST', '/api/v1/execute/preview', keys.full, changed)).json();
     expect(repreview.gates.find((g: any) => g.status === 'block')).toMatchObject({ gate: 'idempotency', code: 'IDEMPOTENCY_CONFLICT' });
-    // ... and submitted, to meet the idempotency gate last.
+    // ... and submitted, to meet the same conflict.
     const again = await call(gw, 'POST', '/api/v1/execute', keys.full, changed);
     expect([again.status, (await again.json()).code]).toEqual([409, 'IDEMPOTENCY_CONFLICT']);
   });

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { testConfig } from '../src/config/gateway-config.js';
-import { OPERATIONS_PATHS } from '../src/http/server-edge.js';
+import { ENDPOINTS } from '../src/contract/routes/endpoints.js';
 import { startGateway, type TestGateway } from './support/gateway.js';
 import { call, perpOrder, SESSION_TIME } from './support/execution.js';
 import { bearer, writeBootstrap } from './support/keys.js';
@@ -31,7 +31,7 @@ describe('operations routes', () => {
     const fullDoc = await (await gw.get('/api/v1/openapi.json', { headers: bearer(key) })).json();
     for (const doc of [publicDoc, fullDoc]) {
       expect(Object.keys(doc.paths).length).toBeGreaterThan(0);
-      for (const path of OPERATIONS_PATHS) expect(doc.paths[path]).toBeUndefined();
+      for (const { path } of ENDPOINTS) expect(doc.paths[path]).toBeUndefined();
     }
   });
 
@@ -125,7 +125,7 @@ describe('/readyz with the embedded database', () => {
 
 describe('/metrics with GATEWAY_METRICS_TOKEN', () => {
   it('answers 401 without the token and 200 with it; counts GraphQL operations by way in', async () => {
-    const gw = await startGateway({ metricsToken: 'metrics-token-0123456789', publicFastPath: false });
+    const gw = await startGateway({ metricsToken: 'metrics-token-0123456789' });
     try {
       const denied = await gw.get('/metrics');
       expect(denied.status).toBe(401);
@@ -136,7 +136,7 @@ describe('/metrics with GATEWAY_METRICS_TOKEN', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ query: '{ market(asset: "BTC") { data { id } } }' }),
       });
-      expect((await gw.get('/api/v1/public/markets/BTC')).status).toBe(200); // through Sofa (no fast path here)
+      expect((await gw.get('/api/v1/public/markets/BTC')).status).toBe(200); // executed: nothing remembered yet
       await gw.get('/api/v1/public/protocols/paper-perps/x'); // 404 before any execution
       await gw.get('/api/v1/data/portfolio'); // 401 at the edge (auth first): nothing executed
       const allowed = await gw.get('/metrics', { headers: { authorization: 'Bearer metrics-token-0123456789' } });

@@ -1,14 +1,14 @@
 import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AnswerEncoder } from '../src/http/answer-encoding.js';
-import { RenderedAnswers } from '../src/http/rendered-answers.js';
+import { AnswerEncoder } from '../src/http/rest/answer-encoding.js';
+import { PublicAnswerCache } from '../src/http/rest/public-answer-cache.js';
 import { startGateway, type TestGateway } from './support/gateway.js';
 
 /**
- * Public answers rendered once per snapshot version (src/http/rendered-answers.ts) and their
- * br/gzip (src/http/answer-encoding.ts), through real HTTP: a re-timed answer is byte for byte the
- * answer the resolvers would execute at that instant, on the fast path and on Sofa alike.
+ * Public answers rendered once per snapshot version (src/http/rest/public-answer-cache.ts) and
+ * their br/gzip (src/http/rest/answer-encoding.ts), through real HTTP: a re-timed answer is byte
+ * for byte the answer the resolvers would execute at that instant.
  */
 const NOW = Date.parse('2026-11-18T17:00:30.000Z');
 const IDENTITY = { 'accept-encoding': 'identity' };
@@ -23,15 +23,14 @@ const PATHS = [
   '/api/v1/public/data/protocols.json',
 ];
 
-const answer = vi.spyOn(RenderedAnswers.prototype, 'answer');
+const answer = vi.spyOn(PublicAnswerCache.prototype, 'answer');
 
 let fast: TestGateway;
-let sofa: TestGateway;
 beforeAll(async () => {
-  [fast, sofa] = await Promise.all([startGateway({}, NOW), startGateway({ publicFastPath: false }, NOW)]);
+  fast = await startGateway({}, NOW);
 });
 afterAll(async () => {
-  await Promise.all([fast?.close(), sofa?.close()]);
+  await fast?.close();
   answer.mockRestore();
 });
 
@@ -62,15 +61,11 @@ async function executed(gw: TestGateway, path: string) {
 const servedRendered = () => answer.mock.results.some((r) => r.type === 'return' && r.value !== undefined);
 
 describe('answers rendered once per snapshot version', () => {
-  it('re-times a remembered answer to exactly what the resolvers execute at that instant, on both paths', async () => {
-    for (const path of PATHS) {
-      const first = await text(fast, path);
-      expect((await text(sofa, path)).body).toBe(first.body);
-    }
+  it('re-times a remembered answer to exactly what the resolvers execute at that instant', async () => {
+    for (const path of PATHS) await text(fast, path);
     // Within the order book's 5 s and the markets' 60 s, across both, and long after.
     for (const step of [1, 1_233, 2_766, 1_001, 54_000, 999, 2, 60_000]) {
       fast.clock.advance(step);
-      sofa.clock.advance(step);
       for (const path of PATHS) {
         answer.mockClear();
         const hit = await text(fast, path);
@@ -80,12 +75,7 @@ describe('answers rendered once per snapshot version', () => {
         expect(hit.status).toBe(fresh.status);
         expect(hit.body).toBe(fresh.body);
         expect(hit.headers.get('cache-control')).toBe(fresh.headers.get('cache-control'));
-        answer.mockClear();
-        const viaSofa = await text(sofa, path);
-        expect(servedRendered()).toBe(true);
-        expect(viaSofa.body).toBe(hit.body);
-        expect(viaSofa.headers.get('cache-control')).toBe(hit.headers.get('cache-control'));
-        expect(viaSofa.headers.get('etag')).toBe(hit.headers.get('etag'));
+        expect(hit.headers.get('etag')).toBe(fresh.headers.get('etag'));
       }
     }
   });
@@ -140,8 +130,8 @@ describe('answers rendered once per snapshot version', () => {
     expect((await fast.get(path, { headers: { 'if-none-match': written.headers.get('etag')! } })).status).toBe(304);
   });
 
-  it('negotiates br and gzip for bodies from 1 KB, decoding to the identity bytes, on both paths', async () => {
-    for (const gw of [fast, sofa]) {
+  it('negotiates br and gzip for bodies from 1 KB, decoding to the identity bytes', async () => {
+    for (const gw of [fast]) {
       for (const path of ['/api/v1/public/markets', '/api/v1/public/openapi.public.json', '/api/v1/public/markets/BTC/orderbook']) {
         const identity = await raw(gw, path, IDENTITY);
         expect(identity.headers['content-encoding']).toBeUndefined();
@@ -170,10 +160,10 @@ describe('answers rendered once per snapshot version', () => {
       expect(small.headers['content-encoding']).toBeUndefined();
     }
   });
-  it('serves every request of one millisecond the same re-timed answer and encodings, and re-times at the next, on both paths', async () => {
+  it('serves every request of one millisecond the same re-timed answer and encodings, and re-times at the next', async () => {
     const encode = vi.spyOn(AnswerEncoder.prototype, 'encode');
     try {
-      for (const gw of [fast, sofa]) {
+      for (const gw of [fast]) {
         const path = '/api/v1/public/markets';
         await raw(gw, path, IDENTITY); // remembered
         for (const accept of ['identity', 'br', 'gzip']) {
@@ -213,8 +203,8 @@ describe('history answers rendered once per snapshot version, candle version and
     gw.clock.advance(60_000 - (gw.clock.now() % 60_000) + offset);
   }
 
-  it('re-times a remembered history to exactly what the resolvers execute, on both paths, while no candle is written', async () => {
-    for (const gw of [fast, sofa]) {
+  it('re-times a remembered history to exactly what the resolvers execute, while no candle is written', async () => {
+    for (const gw of [fast]) {
       toMinute(gw, 100);
       await gw.app.services.ingest.pollAll();
       for (const path of [DAILY, MINUTES, HOURS_TO]) await text(gw, path);
@@ -237,7 +227,7 @@ describe('history answers rendered once per snapshot version, candle version and
   });
 
   it('executes again after a candle write alone, and serves the new candle', async () => {
-    for (const gw of [fast, sofa]) {
+    for (const gw of [fast]) {
       toMinute(gw, 100);
       await gw.app.services.ingest.pollAll();
       const before = await text(gw, MINUTES);
@@ -267,7 +257,7 @@ describe('history answers rendered once per snapshot version, candle version and
   });
 
   it('executes again once a bucket boundary passes: the open candle closes and the default range moves', async () => {
-    for (const gw of [fast, sofa]) {
+    for (const gw of [fast]) {
       toMinute(gw, 59_000);
       await gw.app.services.ingest.pollAll();
       const before = JSON.parse((await text(gw, MINUTES)).body);

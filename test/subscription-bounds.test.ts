@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { testConfig } from '../src/config/gateway-config.js';
 import { ManualClock } from '../src/domain/clock.js';
-import { requestContext } from '../src/http/request-context.js';
+import { requestContext } from '../src/http/context/request-context.js';
 import { marketUpdates, maxQueued } from '../resolvers/public/live-updates.js';
 
 // The gateway's own event bus and market router, without a server: a subscriber that does not read.

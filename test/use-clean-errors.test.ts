@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { useCleanErrors } from '../src/http/use-clean-errors.js';
+import { useCleanErrors } from '../src/http/graphql/use-clean-errors.js';
 
 /** Runs the plugin's result hook on one result, as Yoga does before serialising it. */
 function processed(result: Record<string, unknown>): Record<string, unknown> {

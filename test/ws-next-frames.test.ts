@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nextFrameWriter } from '../src/http/ws-next-frames.js';
+import { nextFrameWriter } from '../src/http/graphql/ws-next-frames.js';
 
 // The direct lane's frames, written on a real `ws` server socket and read by a real `ws` client.
 let server: WebSocketServer;

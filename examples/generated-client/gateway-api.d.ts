@@ -1070,7 +1070,7 @@ export interface components {
         /** @description A gate that blocks an action right now, in gate order: the first is what a submission would meet first. `gate` is the internal gate name, `check` the check within it; `code` the error a submission would get. */
         GateBlock: {
             /** @enum {string} */
-            gate: "feature_flag" | "certification" | "venue" | "authority" | "quote" | "balance" | "idempotency" | "scope" | "wallet_session" | "agent_session";
+            gate: "feature_flag" | "certification" | "venue" | "idempotency" | "authority" | "quote" | "balance" | "scope" | "wallet_session" | "agent_session";
             check: string | null;
             /** @enum {string|null} */
             code: "EXECUTION_DISABLED" | "ACTION_NOT_CERTIFIED" | "ACTION_CANARY_ONLY" | "POLICY_DENIED" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_CONFLICT" | "QUOTE_STALE" | "POLICY_UNAVAILABLE" | "VENUE_UNHEALTHY" | null;
@@ -1081,7 +1081,7 @@ export interface components {
              * @description feature_flag, certification, venue, authority, quote, balance or idempotency.
              * @enum {string}
              */
-            gate: "feature_flag" | "certification" | "venue" | "authority" | "quote" | "balance" | "idempotency";
+            gate: "feature_flag" | "certification" | "venue" | "idempotency" | "authority" | "quote" | "balance";
             /**
              * @description pass, block, or not_evaluated when an earlier gate blocks.
              * @enum {string}
@@ -5148,6 +5148,36 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request body is over the limit; the connection is closed after the answer. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json), or is compressed (send it uncompressed). Codes: unsupported_media_type, unsupported_content_encoding. */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "unsupported_media_type" | "unsupported_content_encoding";
+                    };
+                };
+            };
             /** @description Rate limited; back off and retry after the rate-limit window (Retry-After). Codes: rate_limited. */
             429: {
                 headers: {
@@ -5284,6 +5314,36 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request body is over the limit; the connection is closed after the answer. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json), or is compressed (send it uncompressed). Codes: unsupported_media_type, unsupported_content_encoding. */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "unsupported_media_type" | "unsupported_content_encoding";
+                    };
+                };
+            };
             /** @description Rate limited; back off and retry after the rate-limit window (Retry-After). Codes: rate_limited. */
             429: {
                 headers: {
@@ -5375,6 +5435,36 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         code: "wallet_signature_invalid";
+                    };
+                };
+            };
+            /** @description The request body is over the limit; the connection is closed after the answer. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json), or is compressed (send it uncompressed). Codes: unsupported_media_type, unsupported_content_encoding. */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "unsupported_media_type" | "unsupported_content_encoding";
                     };
                 };
             };
@@ -5494,6 +5584,36 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request body is over the limit; the connection is closed after the answer. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json), or is compressed (send it uncompressed). Codes: unsupported_media_type, unsupported_content_encoding. */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "unsupported_media_type" | "unsupported_content_encoding";
+                    };
+                };
+            };
             /** @description Rate limited; back off and retry after the rate-limit window (Retry-After). Codes: rate_limited. */
             429: {
                 headers: {
@@ -5579,6 +5699,36 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         code: "unauthenticated" | "wallet_session_required";
+                    };
+                };
+            };
+            /** @description The request body is over the limit; the connection is closed after the answer. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json), or is compressed (send it uncompressed). Codes: unsupported_media_type, unsupported_content_encoding. */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "unsupported_media_type" | "unsupported_content_encoding";
                     };
                 };
             };
@@ -5775,6 +5925,36 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         code: "IDEMPOTENCY_CONFLICT";
+                    };
+                };
+            };
+            /** @description The request body is over the limit; the connection is closed after the answer. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json), or is compressed (send it uncompressed). Codes: unsupported_media_type, unsupported_content_encoding. */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "unsupported_media_type" | "unsupported_content_encoding";
                     };
                 };
             };
@@ -6110,6 +6290,36 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         code: "POLICY_DENIED";
+                    };
+                };
+            };
+            /** @description The request body is over the limit; the connection is closed after the answer. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json), or is compressed (send it uncompressed). Codes: unsupported_media_type, unsupported_content_encoding. */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "unsupported_media_type" | "unsupported_content_encoding";
                     };
                 };
             };
@@ -6470,6 +6680,36 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request body is over the limit; the connection is closed after the answer. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json), or is compressed (send it uncompressed). Codes: unsupported_media_type, unsupported_content_encoding. */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "unsupported_media_type" | "unsupported_content_encoding";
+                    };
+                };
+            };
             /** @description Rate limited; back off and retry after the rate-limit window (Retry-After). Codes: rate_limited. */
             429: {
                 headers: {
@@ -6671,6 +6911,36 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         code: "IDEMPOTENCY_CONFLICT" | "QUOTE_STALE";
+                    };
+                };
+            };
+            /** @description The request body is over the limit; the connection is closed after the answer. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json), or is compressed (send it uncompressed). Codes: unsupported_media_type, unsupported_content_encoding. */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "unsupported_media_type" | "unsupported_content_encoding";
                     };
                 };
             };
@@ -7254,6 +7524,36 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         code: "api_key_not_found";
+                    };
+                };
+            };
+            /** @description The request body is over the limit; the connection is closed after the answer. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json), or is compressed (send it uncompressed). Codes: unsupported_media_type, unsupported_content_encoding. */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "unsupported_media_type" | "unsupported_content_encoding";
                     };
                 };
             };

@@ -2,8 +2,9 @@ import type { Scope } from '../../src/auth/identity.js';
 import { combineFreshness, missingFreshness, sourceFreshness } from '../../src/domain/freshness.js';
 import type { SourceStatus } from '../../src/domain/source-health.js';
 import type { CertificationState, ProtocolKind } from '../../src/protocols/protocol.js';
-import type { GateCode, GateName, GateVerdict } from '../../src/execution/gate-verdict.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GateCode } from '../../src/errors/gate-refusals.js';
+import type { GateName, GateVerdict } from '../../src/execution/gate-verdict.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
 
 /** Why an action cannot run right now: the gate an execution would meet (internal name), its check, the public code, a reason. */
@@ -93,5 +94,5 @@ export async function capabilitiesEnvelope(ctx: GatewayContext): Promise<PublicE
     visible.map((p) => sourceFreshness(health.get(p.sourceId), now)),
     missingFreshness('no_snapshot', 'unknown', now),
   );
-  return publicEnvelope(ctx, data, freshness, now);
+  return publicEnvelope(data, freshness, now);
 }

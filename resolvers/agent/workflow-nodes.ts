@@ -3,7 +3,7 @@ import type { AuthResult } from '../../src/auth/authenticator.js';
 import { dereference, type OpenApiDocument } from '../../src/contract/contract-openapi.js';
 import { ROUTES, type RouteSpec } from '../../src/contract/route-registry.js';
 import { freshnessOf } from '../../src/domain/freshness.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
 import { TRIGGERS } from './trigger-schemas.js';
 
@@ -126,5 +126,5 @@ export async function workflowNodesEnvelope(ctx: GatewayContext): Promise<Public
   }));
   const steps = ROUTES.filter((r) => r.visibility !== 'internal' && !NOT_NODES.has(r.operationId) && (r.workflow !== undefined || r.method === 'GET'));
   const nodes = await Promise.all(steps.map((r) => routeNode(ctx, r, auth)));
-  return publicEnvelope(ctx, { nodes: [...triggers, ...nodes] }, freshnessOf(now, 'healthy', Number.POSITIVE_INFINITY, now), now);
+  return publicEnvelope({ nodes: [...triggers, ...nodes] }, freshnessOf(now, 'healthy', Number.POSITIVE_INFINITY, now), now);
 }

@@ -2,7 +2,7 @@ import type { Account } from '../../src/auth/identity.js';
 import { Decimal } from '../../src/domain/decimal.js';
 import { combineFreshness, freshnessOf, MAX_AGE_MS, type Freshness } from '../../src/domain/freshness.js';
 import type { ListPosition } from '../../src/execution/record-listing.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import type { MarketView } from '../../src/market-data/market-view.js';
 
 const DOLLARS = new Set(['USD', 'USDC', 'USDT']);

@@ -1,4 +1,4 @@
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
 import { currentView, marketOfKind } from './market-lookup.js';
 
@@ -14,5 +14,5 @@ export async function lendingYieldEnvelope(ctx: GatewayContext, asset: string): 
   const now = ctx.services.clock.now();
   const v = await currentView(ctx, marketOfKind(ctx, asset, 'lending'), now);
   const data = { marketId: v.id, asset: v.asset, supplyApy: v.supplyApy ?? '0', borrowApy: v.borrowApy ?? '0', utilization: v.utilization ?? '0' };
-  return publicEnvelope(ctx, data, v.freshness, now);
+  return publicEnvelope(data, v.freshness, now);
 }

@@ -1,16 +1,14 @@
 import type { MarketDefinition, MarketKind } from '../../src/domain/market.js';
-import { GatewayError } from '../../src/errors/gateway-error.js';
+import { notFound } from '../../src/errors/error-factories.js';
+import { marketDataUnavailable } from '../../src/errors/availability-refusals.js';
 import type { MarketView } from '../../src/market-data/market-view.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 
 /** A market of one kind by id or asset symbol, or a 404 error response naming what was asked. */
 export function marketOfKind(ctx: GatewayContext, asset: string, kind: MarketKind): MarketDefinition {
   const market = ctx.services.reader.directory.resolveOfKind(asset, kind);
   if (!market) {
-    throw new GatewayError(404, 'market_not_found', `No ${kind.replace('_', ' ')} market for '${asset}'.`, {
-      retryable: false,
-      nextAction: 'List markets with GET /api/v1/public/markets.',
-    });
+    throw notFound('market_not_found', `No ${kind.replace('_', ' ')} market for '${asset}'.`, { nextAction: 'List markets with GET /api/v1/public/markets.' });
   }
   return market;
 }
@@ -19,7 +17,7 @@ export function marketOfKind(ctx: GatewayContext, asset: string, kind: MarketKin
 export async function currentView(ctx: GatewayContext, market: MarketDefinition, now: number): Promise<MarketView> {
   const view = await ctx.services.reader.view(market, now);
   if (!view) {
-    throw new GatewayError(503, 'market_data_unavailable', `No snapshot of ${market.id} yet.`, { retryable: true, retryAfter: 2 });
+    throw marketDataUnavailable(market.id);
   }
   return view;
 }

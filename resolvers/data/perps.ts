@@ -1,9 +1,9 @@
 import { Decimal } from '../../src/domain/decimal.js';
 import { FUNDING_HISTORY_LIMIT } from '../../src/market-data/history-limits.js';
-import { GatewayError } from '../../src/errors/gateway-error.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
 import { currentView, marketOfKind } from './market-lookup.js';
+import { invalidCursor, invalidParameter } from '../../src/errors/error-factories.js';
 
 const HOURS_PER_YEAR = 24 * 365;
 
@@ -49,7 +49,7 @@ export async function perpPriceEnvelope(ctx: GatewayContext, asset: string): Pro
   const now = ctx.services.clock.now();
   const v = await currentView(ctx, marketOfKind(ctx, asset, 'perpetual'), now);
   const data = { marketId: v.id, asset: v.asset, quote: v.quote, price: v.price, change24hPct: v.change24hPct, high24h: v.high24h, low24h: v.low24h };
-  return publicEnvelope(ctx, data, v.freshness, now);
+  return publicEnvelope(data, v.freshness, now);
 }
 
 export async function perpFundingEnvelope(ctx: GatewayContext, asset: string): Promise<PublicEnvelope<PerpFunding>> {
@@ -58,7 +58,6 @@ export async function perpFundingEnvelope(ctx: GatewayContext, asset: string): P
   const [v, [last]] = await Promise.all([currentView(ctx, market, now), ctx.services.history.funding(market.id, 1)]);
   const rate = v.fundingRate ?? '0';
   return publicEnvelope(
-    ctx,
     {
       marketId: v.id,
       asset: v.asset,
@@ -82,30 +81,21 @@ export async function perpFundingHistoryEnvelope(
 ): Promise<PublicEnvelope<PerpFundingHistory>> {
   const n = limit ?? FUNDING_HISTORY_LIMIT.default;
   if (!Number.isInteger(n) || n < FUNDING_HISTORY_LIMIT.min || n > FUNDING_HISTORY_LIMIT.max) {
-    throw new GatewayError(
-      400,
+    throw invalidParameter(
       'invalid_funding_history_query',
+      'limit',
       `'limit' must be an integer from ${FUNDING_HISTORY_LIMIT.min} to ${FUNDING_HISTORY_LIMIT.max}.`,
-      {
-        details: { parameter: 'limit' },
-        retryable: false,
-      },
     );
   }
   const now = ctx.services.clock.now();
   const market = marketOfKind(ctx, asset, 'perpetual');
   const before = cursor ? ctx.services.cursors.decode<{ m: string; before: number }>('funding', cursor, 'cursor', 'invalid_funding_history_query') : undefined;
-  if (before && before.m !== market.id)
-    throw new GatewayError(400, 'invalid_funding_history_query', `'cursor' continues another market's funding.`, {
-      details: { parameter: 'cursor' },
-      retryable: false,
-    });
+  if (before && before.m !== market.id) throw invalidCursor('cursor', `'cursor' continues another market's funding.`, 'invalid_funding_history_query');
   const [freshness, page] = await Promise.all([ctx.services.reader.freshness(market, now), ctx.services.history.funding(market.id, n + 1, before?.before)]);
   // One more than asked tells whether an older page exists.
   const entries = page.slice(-n);
   const nextCursor = page.length > n ? ctx.services.cursors.encode('funding', { m: market.id, before: entries[0]!.time }) : null;
   return publicEnvelope(
-    ctx,
     { marketId: market.id, asset: market.asset, intervalHours: 1, entries: entries.map((e) => ({ ...e, annualizedPct: annualized(e.rate) })), nextCursor },
     freshness.freshness,
     now,

@@ -1,4 +1,4 @@
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
 import { valueAccount, type ValuedEntry } from './account-valuation.js';
 import { principalOf } from '../execution/principal.js';
@@ -21,5 +21,5 @@ export async function portfolioEnvelope(ctx: GatewayContext): Promise<PublicEnve
   const { account } = await principalOf(ctx);
   const now = ctx.services.clock.now();
   const v = await valueAccount(ctx, account);
-  return publicEnvelope(ctx, { accountId: account.id, wallet: account.wallet, balances: v.entries, totalValueUsd: v.totalValueUsd }, v.freshness, now);
+  return publicEnvelope({ accountId: account.id, wallet: account.wallet, balances: v.entries, totalValueUsd: v.totalValueUsd }, v.freshness, now);
 }

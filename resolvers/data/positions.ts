@@ -1,4 +1,4 @@
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
 import { principalOf } from '../execution/principal.js';
 import { valueAccount, type LendingPosition, type PerpPosition } from './account-valuation.js';
@@ -14,5 +14,5 @@ export async function positionsEnvelope(ctx: GatewayContext): Promise<PublicEnve
   const { account } = await principalOf(ctx);
   const now = ctx.services.clock.now();
   const v = await valueAccount(ctx, account);
-  return publicEnvelope(ctx, { perps: v.perps, lending: v.lending, loanToValue: v.loanToValue }, v.freshness, now);
+  return publicEnvelope({ perps: v.perps, lending: v.lending, loanToValue: v.loanToValue }, v.freshness, now);
 }

@@ -2,7 +2,7 @@ import type { SourceStatus } from '../../src/domain/source-health.js';
 import { Decimal } from '../../src/domain/decimal.js';
 import { combineFreshness, missingFreshness } from '../../src/domain/freshness.js';
 import type { CertificationState, ProtocolKind } from '../../src/protocols/protocol.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
 import { notFound } from '../../src/errors/error-factories.js';
 
@@ -53,5 +53,5 @@ export async function protocolIntelligenceEnvelope(ctx: GatewayContext, protocol
     views.map((v) => v.freshness),
     missingFreshness('no_snapshot', health?.status ?? 'unknown', now),
   );
-  return publicEnvelope(ctx, data, freshness, now);
+  return publicEnvelope(data, freshness, now);
 }

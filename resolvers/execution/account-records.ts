@@ -4,7 +4,7 @@ import type { RecordPage } from '../../src/execution/account-records.js';
 import { invalidParameter } from '../../src/errors/error-factories.js';
 import { freshnessOf } from '../../src/domain/freshness.js';
 import { isRfc3339 } from '../../src/domain/rfc3339.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
 import { principalOf } from './principal.js';
 
@@ -58,7 +58,7 @@ function query(ctx: GatewayContext, list: string, states: readonly string[], a: 
 function envelope<T>(ctx: GatewayContext, data: T): PublicEnvelope<T> {
   const now = ctx.services.clock.now();
   // Read from the account's own records, as they are now.
-  return publicEnvelope(ctx, data, freshnessOf(now, 'healthy', Number.POSITIVE_INFINITY, now), now);
+  return publicEnvelope(data, freshnessOf(now, 'healthy', Number.POSITIVE_INFINITY, now), now);
 }
 
 const nextCursor = (ctx: GatewayContext, list: string, page: RecordPage<unknown>) => (page.next ? ctx.services.cursors.encode(list, page.next) : null);

@@ -1,5 +1,5 @@
 import type { AgentSession } from '../../src/execution/execution-types.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { principalOf } from './principal.js';
 
 export async function activateAgentSession(ctx: GatewayContext, args: Record<string, unknown>): Promise<AgentSession> {

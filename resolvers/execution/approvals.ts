@@ -1,7 +1,7 @@
 import { effectiveState } from '../../src/execution/approvals.js';
 import type { Approval, ApprovalState } from '../../src/execution/execution-types.js';
 import { invalidField } from '../../src/errors/error-factories.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { principalOf } from './principal.js';
 
 export function createApproval(ctx: GatewayContext, args: Record<string, unknown>): Promise<Approval> {

@@ -1,7 +1,6 @@
 import type { AuditEntry } from '../../src/execution/execution-types.js';
-import { GatewayError } from '../../src/errors/gateway-error.js';
-import { invalidField } from '../../src/errors/error-factories.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import { invalidCursor, invalidField } from '../../src/errors/error-factories.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { principalOf } from './principal.js';
 
 export const AUDIT_LIMIT = { min: 1, max: 1000, default: 100 } as const;
@@ -17,8 +16,7 @@ export async function auditLog(
   const account = (await principalOf(ctx)).account.id;
   // The cursor names the account too: another account's cursor is refused like a forged one.
   const at = cursor ? ctx.services.cursors.decode<{ a: string; before: number }>('audit', cursor) : undefined;
-  if (at && at.a !== account)
-    throw new GatewayError(400, 'invalid_cursor', "'cursor' continues another account's log.", { details: { parameter: 'cursor' }, retryable: false });
+  if (at && at.a !== account) throw invalidCursor('cursor', "'cursor' continues another account's log.");
   const log = await ctx.services.execution.audit.read(account, n, at?.before);
   const first = log.entries[0];
   return { ...log, nextCursor: first && first.seq > 1 ? ctx.services.cursors.encode('audit', { a: account, before: first.seq }) : null };

@@ -1,7 +1,7 @@
 import type { Execution } from '../../src/execution/execution-types.js';
 import { isPolicyStoreOutage, policyUnavailable } from '../../src/execution/executions.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
-import { markReplayed, principalOf } from './principal.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
+import { principalOf, replayedAnswer } from './principal.js';
 
 /** Authority that cannot be read (shared state down) fails closed as POLICY_UNAVAILABLE. */
 export async function executeScopes(ctx: GatewayContext): Promise<{ 'execute:live': true }> {
@@ -17,8 +17,7 @@ export async function executeScopes(ctx: GatewayContext): Promise<{ 'execute:liv
 /** POST /api/v1/execute: every gate, then the venue; a same-body replay is marked. */
 export async function execute(ctx: GatewayContext, args: Record<string, unknown>): Promise<Execution & { replayed: boolean }> {
   const { execution, replayed } = await ctx.services.execution.executions.execute(await principalOf(ctx), args);
-  markReplayed(ctx, replayed);
-  return { ...execution, replayed };
+  return replayedAnswer({ ...execution, replayed }, replayed);
 }
 
 export async function executionOf(ctx: GatewayContext, executionId: string): Promise<Execution> {

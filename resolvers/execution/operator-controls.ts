@@ -1,6 +1,6 @@
 import { CERTIFICATION_STATES, type CertificationState } from '../../src/protocols/protocol.js';
 import type { ControlsState } from '../../src/controls/execution-controls.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { invalidField } from '../../src/errors/error-factories.js';
 
 export interface ControlChange {

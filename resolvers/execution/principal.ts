@@ -1,5 +1,6 @@
 import type { Principal } from '../../src/auth/authenticator.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
+import { withAnswerFacts } from '../../src/http/rest/answer-facts.js';
 
 /** The caller of a guarded field (its auth scopes already admitted it). */
 export async function principalOf(ctx: GatewayContext): Promise<Principal> {
@@ -8,7 +9,7 @@ export async function principalOf(ctx: GatewayContext): Promise<Principal> {
   return auth;
 }
 
-/** Marks a response as a replay of an earlier idempotent request. */
-export function markReplayed(ctx: GatewayContext, replayed: boolean): void {
-  if (replayed && ctx.http) ctx.http.headers = { ...ctx.http.headers, 'idempotent-replayed': 'true' };
+/** An answer that replays an earlier idempotent request says so (Idempotent-Replayed: true). */
+export function replayedAnswer<T extends object>(value: T, replayed: boolean): T {
+  return replayed ? withAnswerFacts(value, { headers: { 'idempotent-replayed': 'true' } }) : value;
 }

@@ -1,6 +1,6 @@
 import type { Approval, Execution } from '../../src/execution/execution-types.js';
 import { invalidParameter } from '../../src/errors/error-factories.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 
 /**
  * Sequence numbers of the private topics are per record and derived from the stored record, so

@@ -1,4 +1,4 @@
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { principalOf } from './principal.js';
 
 /** DELETE /api/v1/auth/session: ends every wallet session of the caller's account. */

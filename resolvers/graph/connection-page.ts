@@ -1,6 +1,6 @@
 import { invalidParameter } from '../../src/errors/error-factories.js';
 import { isRfc3339 } from '../../src/domain/rfc3339.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 
 /** Bounds of `first` on the viewer's connections (as `limit` on the REST lists). */
 export const CONNECTION_SIZE = { min: 1, max: 100, default: 25 } as const;

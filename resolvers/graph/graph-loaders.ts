@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { OrderBookSnapshot } from '../../src/domain/market.js';
 import type { SourceHealth } from '../../src/domain/source-health.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import type { HistoryReader } from '../../src/market-data/history-reader.js';
 import { publicProtocolViews, type PublicProtocol } from '../public/protocols.js';
 

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { orderBookView, type OrderBookView } from '../../src/market-data/order-book-view.js';
 import type { MarketView } from '../../src/market-data/market-view.js';
 import { invalidParameter } from '../../src/errors/error-factories.js';

@@ -2,7 +2,7 @@ import type { MarketDefinition, MarketKind } from '../../src/domain/market.js';
 import { combineFreshness, missingFreshness } from '../../src/domain/freshness.js';
 import type { SourceStatus } from '../../src/domain/source-health.js';
 import { invalidParameter } from '../../src/errors/error-factories.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import type { MarketView } from '../../src/market-data/market-view.js';
 import { dailyReturns, returnCorrelation, type ReturnKind } from '../../src/market-data/return-correlation.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
@@ -150,5 +150,5 @@ export async function marketGraphEnvelope(
   const parts = views.map((v) => v.freshness);
   if (missing.length > 0) parts.push(missingFreshness('no_snapshot', 'unknown', now));
   const freshness = combineFreshness(parts, missingFreshness('no_snapshot', 'unknown', now));
-  return publicEnvelope(ctx, { windowDays, returns, nodes: [...nodes.values()], edges }, freshness, now);
+  return publicEnvelope({ windowDays, returns, nodes: [...nodes.values()], edges }, freshness, now);
 }

@@ -1,4 +1,4 @@
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { actionProtocol, type PublicAction } from '../public/protocols.js';
 
 export interface ActionAvailabilityNow {

@@ -1,8 +1,8 @@
 import DataLoader from 'dataloader';
-import { GatewayError } from '../../src/errors/gateway-error.js';
 import { APPROVAL_TTL_MS } from '../../src/execution/execution-deps.js';
 import type { AuditEntry, Execution } from '../../src/execution/execution-types.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
+import { invalidCursor } from '../../src/errors/error-factories.js';
 
 /** Entries read from the chain per store call while walking it back. */
 const SCAN_BATCH = 200;
@@ -42,8 +42,7 @@ export async function auditPage(
   first: number,
   after: { a: string; before: number } | undefined,
 ): Promise<{ entries: AuditEntry[]; more: boolean }> {
-  if (after && after.a !== accountId)
-    throw new GatewayError(400, 'invalid_cursor', "'after' continues another account's log.", { details: { parameter: 'after' }, retryable: false });
+  if (after && after.a !== accountId) throw invalidCursor('after', "'after' continues another account's log.");
   const entries: AuditEntry[] = [];
   let more = false;
   await walkBack(ctx, accountId, after?.before, (e) => {

@@ -1,6 +1,6 @@
 import type { AgentSession, Approval, AuditEntry, Execution } from '../../src/execution/execution-types.js';
 import { isAfter, newestFirst, positionOf, type ListPosition, type RecordFilter } from '../../src/execution/record-listing.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { isActive } from '../execution/agent-sessions.js';
 import { principalOf } from '../execution/principal.js';
 import {

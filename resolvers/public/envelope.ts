@@ -1,5 +1,5 @@
 import { freshnessAt, type Freshness, type FreshnessBasis } from '../../src/domain/freshness.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import { withAnswerFacts, type AnswerFacts } from '../../src/http/rest/answer-facts.js';
 
 /** Schema version carried by every public envelope. */
 export const PUBLIC_SCHEMA_VERSION = 'service.public-data.v1';
@@ -12,13 +12,10 @@ export interface PublicEnvelope<T> {
   data: T;
 }
 
-/** Wraps a payload and tells the HTTP layer its freshness (for Cache-Control) and status. */
-export function publicEnvelope<T>(ctx: GatewayContext, data: T, freshness: Freshness, now: number, status?: number): PublicEnvelope<T> {
-  if (ctx.http) {
-    ctx.http.freshness = freshness;
-    if (status !== undefined) ctx.http.status = status;
-  }
-  return { schemaVersion: PUBLIC_SCHEMA_VERSION, generatedAt: now, freshness, data };
+/** Wraps a payload, returning with it its HTTP facts: its freshness (for Cache-Control) and status. */
+export function publicEnvelope<T>(data: T, freshness: Freshness, now: number, status?: number, facts: AnswerFacts = {}): PublicEnvelope<T> {
+  const envelope = { schemaVersion: PUBLIC_SCHEMA_VERSION, generatedAt: now, freshness, data };
+  return withAnswerFacts(envelope, { ...facts, freshness, ...(status !== undefined ? { status } : {}) });
 }
 
 /** How an envelope's freshness values depend on time (see TimedAnswer): the envelope's basis first, then those of its data, in body order. */
@@ -35,25 +32,24 @@ export interface EnvelopeTiming {
 }
 
 /**
- * An envelope whose freshness is computed from its bases at `now`; with a known version it is
- * recorded on the request as a timed answer, which the HTTP layer renders once per version and
- * re-times per request (src/http/rendered-answers.ts).
+ * An envelope whose freshness is computed from its bases at `now`; with a known version its
+ * facts say how it depends on time, so the HTTP layer renders it once per version and re-times it
+ * per request (src/http/rest/answer-cache.ts).
  */
-export function timedEnvelope<T>(ctx: GatewayContext, data: T, timing: EnvelopeTiming, status?: number): PublicEnvelope<T> {
+export function timedEnvelope<T>(data: T, timing: EnvelopeTiming, status?: number): PublicEnvelope<T> {
   const { version, now, etag, instants, standsAt } = timing;
   const memo = new Map<FreshnessBasis, Freshness>();
   const values = timing.freshness.map((b) => freshnessAt(b, now, memo));
-  if (ctx.http) {
-    if (version !== undefined)
-      ctx.http.timed = {
-        version,
-        now,
-        freshness: timing.freshness,
-        ...(etag ? { etag } : {}),
-        ...(instants ? { instants } : {}),
-        ...(standsAt ? { standsAt } : {}),
-      };
-    if (etag) ctx.http.etag = etag(version, values);
-  }
-  return publicEnvelope(ctx, data, values[0]!, now, status);
+  const facts: AnswerFacts = {};
+  if (version !== undefined)
+    facts.timed = {
+      version,
+      now,
+      freshness: timing.freshness,
+      ...(etag ? { etag } : {}),
+      ...(instants ? { instants } : {}),
+      ...(standsAt ? { standsAt } : {}),
+    };
+  if (etag) facts.etag = etag(version, values);
+  return publicEnvelope(data, values[0]!, now, status, facts);
 }

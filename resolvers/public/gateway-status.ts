@@ -1,7 +1,7 @@
 import { sourceFreshnessBasis, type FreshnessBasis } from '../../src/domain/freshness.js';
 import { unknownHealth, type SourceHealth } from '../../src/domain/source-health.js';
 import type { SharedStateStatus } from '../../src/domain/shared-state.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { timedEnvelope, type PublicEnvelope } from './envelope.js';
 
 export interface GatewayStatus {
@@ -47,5 +47,5 @@ export async function statusEnvelope(ctx: GatewayContext): Promise<PublicEnvelop
     counts: { markets: markets.length, protocols: protocols.publicProtocols().length },
     sharedState: ctx.services.sharedState.status(),
   };
-  return timedEnvelope(ctx, status, { version, now, freshness: [freshness] });
+  return timedEnvelope(status, { version, now, freshness: [freshness] });
 }

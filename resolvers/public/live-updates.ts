@@ -1,13 +1,13 @@
 import type { MarketDefinition } from '../../src/domain/market.js';
 import type { GatewayEventMap } from '../../src/events/gateway-events.js';
 import type { MarketFreshness } from '../../src/market-data/market-view.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { notFound } from '../../src/errors/error-factories.js';
-import { GatewayError } from '../../src/errors/gateway-error.js';
 import { deliverDirect } from '../../src/events/direct-delivery.js';
 import { marketEventRouter } from '../../src/events/market-event-router.js';
 import { orderBookView } from '../../src/market-data/order-book-view.js';
 import { stampSequences, topicSequences } from './topic-sequences.js';
+import { slowConsumer } from '../../src/errors/availability-refusals.js';
 
 /** The markets a subscription follows: one, or all when no asset is given. */
 export function marketsFollowed(ctx: GatewayContext, asset: string | null | undefined): MarketDefinition[] {
@@ -106,19 +106,6 @@ export function followMarkets<K extends 'market:updated' | 'orderbook:updated' |
 /** Events one subscription may fall behind: a few rounds of every market it follows, at least 256. */
 export function maxQueued(markets: number): number {
   return Math.max(256, 4 * markets);
-}
-
-function slowConsumer(limit: number): GatewayError {
-  return new GatewayError(
-    503,
-    'slow_consumer',
-    `This subscription fell more than ${limit} events behind and was ended; subscribe again (with lastSequence) to resume.`,
-    {
-      retryable: true,
-      details: { limit },
-      nextAction: 'Read events as they arrive; resubscribe with lastSequence to learn whether events were missed.',
-    },
-  );
 }
 
 /**

@@ -4,7 +4,7 @@ import { viewFreshnessBasis } from '../../src/market-data/market-reader.js';
 import { HISTORY_LIMIT, HISTORY_RESOLUTIONS } from '../../src/market-data/history-limits.js';
 import { RESOLUTION_MS, type HistoryPoint, type HistoryResolution } from '../../src/market-data/candle-history.js';
 import { isRfc3339 } from '../../src/domain/rfc3339.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { publicEnvelope, timedEnvelope, type PublicEnvelope } from './envelope.js';
 import { invalidParameter } from '../../src/errors/error-factories.js';
 
@@ -81,7 +81,7 @@ export async function marketHistoryEnvelope(ctx: GatewayContext, args: HistoryAr
   const q = parseHistoryQuery(args, now);
   const market = reader.directory.resolve(args.asset);
   const empty: MarketHistory = { asset: args.asset, marketId: null, resolution: q.resolution, from: q.from ?? null, to: q.to, points: [], nextCursor: null };
-  if (!market) return publicEnvelope(ctx, empty, missingFreshness('not_found', 'unknown', now), now, 404);
+  if (!market) return publicEnvelope(empty, missingFreshness('not_found', 'unknown', now), now, 404);
 
   // Paging back: a cursor replaces `to` with the instant before the previous page's oldest point.
   if (args.cursor) {
@@ -117,5 +117,5 @@ export async function marketHistoryEnvelope(ctx: GatewayContext, args: HistoryAr
     ...(defaultTo ? { instants: ['to'] } : {}),
     standsAt: (at: number) => at < boundary && history.candleVersion(market.id) === candles,
   };
-  return timedEnvelope(ctx, data, timing);
+  return timedEnvelope(data, timing);
 }

@@ -1,7 +1,7 @@
 import { type Freshness, type FreshnessBasis } from '../../src/domain/freshness.js';
 import { viewFreshnessBasis } from '../../src/market-data/market-reader.js';
 import type { MarketView } from '../../src/market-data/market-view.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { timedEnvelope, type PublicEnvelope } from './envelope.js';
 import { snapshotEtag, versionEtag } from './snapshot-etag.js';
 
@@ -17,7 +17,7 @@ export async function marketsEnvelope(ctx: GatewayContext, options: { mirror: bo
   const parts = views.map((v) => viewFreshnessBasis(v.asOfMs, v.freshness.sourceStatus));
   const list: FreshnessBasis = { parts: missing.length > 0 ? [...parts, NO_SNAPSHOT] : parts, fallback: NO_SNAPSHOT };
   const etag = options.mirror ? mirrorEtag(views) : undefined;
-  return timedEnvelope(ctx, views, { version, now, freshness: [list, ...parts], ...(etag ? { etag } : {}) });
+  return timedEnvelope(views, { version, now, freshness: [list, ...parts], ...(etag ? { etag } : {}) });
 }
 
 /**
@@ -38,13 +38,13 @@ export async function marketEnvelope(ctx: GatewayContext, asset: string): Promis
   const now = clock.now();
   const version = ctx.services.answerVersion();
   const market = reader.directory.resolve(asset);
-  if (!market) return timedEnvelope(ctx, null, { version, now, freshness: [{ missing: 'not_found', sourceStatus: 'unknown' }] }, 404);
+  if (!market) return timedEnvelope(null, { version, now, freshness: [{ missing: 'not_found', sourceStatus: 'unknown' }] }, 404);
   const view = await reader.view(market, now);
   if (!view) {
     const sourceStatus = await reader.sourceStatus(market.sourceId);
-    return timedEnvelope(ctx, null, { version, now, freshness: [{ missing: 'no_snapshot', sourceStatus }] });
+    return timedEnvelope(null, { version, now, freshness: [{ missing: 'no_snapshot', sourceStatus }] });
   }
   const basis = viewFreshnessBasis(view.asOfMs, view.freshness.sourceStatus);
   // The envelope's freshness and the market's are the same value, rendered twice.
-  return timedEnvelope(ctx, view, { version, now, freshness: [basis, basis] });
+  return timedEnvelope(view, { version, now, freshness: [basis, basis] });
 }

@@ -1,7 +1,8 @@
-import { GatewayError } from '../../src/errors/gateway-error.js';
 import { orderBookFreshnessBasis, orderBookView, type OrderBookView } from '../../src/market-data/order-book-view.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { timedEnvelope, type PublicEnvelope } from './envelope.js';
+import { notFound } from '../../src/errors/error-factories.js';
+import { orderBookUnavailable } from '../../src/errors/availability-refusals.js';
 
 /**
  * Spec, Order book rules: from the snapshot cache only; 404 when the market is unknown or has
@@ -20,20 +21,15 @@ export async function orderBookEnvelope(
   const version = ctx.services.answerVersion();
   const market = reader.directory.resolve(asset);
   if (!market || !market.hasOrderBook) {
-    throw new GatewayError(404, codes.notAvailable, `No public order book for '${asset}'.`, {
-      retryable: false,
+    throw notFound(codes.notAvailable, `No public order book for '${asset}'.`, {
       nextAction: 'List markets with GET /api/v1/public/markets; only markets with hasOrderBook=true have one.',
     });
   }
   const status = await reader.sourceStatus(market.sourceId);
   const book = status === 'down' ? undefined : await reader.orderBook(market.id);
   if (!book) {
-    throw new GatewayError(503, codes.unavailable, `The order-book source for ${market.id} is unavailable.`, {
-      retryable: true,
-      retryAfter: 5,
-      nextAction: 'Retry with jitter; do not treat stale data as a trade signal.',
-    });
+    throw orderBookUnavailable(codes.unavailable, market.id);
   }
   const { freshness: _freshness, ...view } = orderBookView(market, book, status, now);
-  return timedEnvelope(ctx, view, { version, now, freshness: [orderBookFreshnessBasis(book, status)] });
+  return timedEnvelope(view, { version, now, freshness: [orderBookFreshnessBasis(book, status)] });
 }

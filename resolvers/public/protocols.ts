@@ -1,10 +1,10 @@
 import { sourceFreshnessBasis, type Freshness, type FreshnessBasis } from '../../src/domain/freshness.js';
 import type { SourceHealth, SourceStatus } from '../../src/domain/source-health.js';
-import { GatewayError } from '../../src/errors/gateway-error.js';
 import type { ActionDefinition, CertificationState, ProtocolDefinition, ProtocolKind } from '../../src/protocols/protocol.js';
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { timedEnvelope, type PublicEnvelope } from './envelope.js';
 import { snapshotEtag, versionEtag } from './snapshot-etag.js';
+import { notFound } from '../../src/errors/error-factories.js';
 
 export type Availability = 'available' | 'degraded' | 'unavailable' | 'restricted';
 
@@ -72,15 +72,14 @@ function publicView(ctx: GatewayContext, p: ProtocolDefinition, health: SourceHe
 export async function protocolEnvelope(ctx: GatewayContext, id: string): Promise<PublicEnvelope<PublicProtocol>> {
   const p = ctx.services.protocols.publicProtocol(id);
   if (!p) {
-    throw new GatewayError(404, 'public_protocol_not_found', `No public protocol '${id}'.`, {
-      retryable: false,
+    throw notFound('public_protocol_not_found', `No public protocol '${id}'.`, {
       nextAction: 'List public protocols with GET /api/v1/public/data/protocols.json.',
     });
   }
   const now = ctx.services.clock.now();
   const version = ctx.services.answerVersion();
   const health = await ctx.services.reader.sourceHealth(p.sourceId);
-  return timedEnvelope(ctx, publicView(ctx, p, health), { version, now, freshness: [sourceFreshnessBasis(health)] });
+  return timedEnvelope(publicView(ctx, p, health), { version, now, freshness: [sourceFreshnessBasis(health)] });
 }
 
 /** Every public protocol's view, from one health read (graph fields). */
@@ -105,5 +104,5 @@ export async function protocolsEnvelope(ctx: GatewayContext): Promise<PublicEnve
     v === undefined
       ? snapshotEtag([JSON.stringify(views), ...protocols.map((p) => `${health.get(p.sourceId)?.lastSuccessAt}`), values[0]!.stale])
       : versionEtag(v, values[0]!.stale ? 1 : 0);
-  return timedEnvelope(ctx, views, { version, now, freshness: [freshness], etag });
+  return timedEnvelope(views, { version, now, freshness: [freshness], etag });
 }

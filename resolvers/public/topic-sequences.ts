@@ -1,4 +1,4 @@
-import type { GatewayContext } from '../../src/http/gateway-context.js';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import type { GatewayEventMap, GatewayEvents } from '../../src/events/gateway-events.js';
 import { marketEventRouter } from '../../src/events/market-event-router.js';
 

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { parseSiweMessage, validateSiweMessage } from 'viem/siwe';
 import type { Clock } from '../domain/clock.js';
-import { GatewayError } from '../errors/gateway-error.js';
 import type { WalletSession, WalletSessionStore } from './wallet-session-store.js';
 import type { IdentityStore } from './identity-store.js';
 import { sha256Hex } from './api-key-secret.js';
 import { personalSignatureMatches } from './message-signature.js';
+import { walletSignatureInvalid } from '../errors/auth-refusals.js';
 
 export const SESSION_PREFIX = 'tgws_';
 const NONCE_TTL_MS = 5 * 60_000;
@@ -25,13 +25,7 @@ export interface VerifiedSignature {
   resources: string[];
 }
 
-function refused(message: string, details: Record<string, unknown> = {}): GatewayError {
-  return new GatewayError(401, 'wallet_signature_invalid', message, {
-    details,
-    retryable: false,
-    nextAction: 'Get a new nonce from POST /api/v1/auth/siwe/nonce and sign a new message.',
-  });
-}
+const refused = walletSignatureInvalid;
 
 /**
  * Sign-in with Ethereum (EIP-4361): single-use server nonces, messages checked and signatures

@@ -38,8 +38,6 @@ const env = z.object({
   RATE_LIMIT_PUBLIC_PER_MINUTE: z.coerce.number().int().positive().default(600),
   RATE_LIMIT_KEY_PER_MINUTE: z.coerce.number().int().positive().default(1200),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
-  /** Answer public GET routes at the node:http level (same checks, schema and finishing); `false` leaves them to Yoga and Sofa. */
-  GATEWAY_PUBLIC_FAST_PATH: z.enum(['true', 'false']).default('true'),
   /** The host name wallets must name in sign-in messages (EIP-4361 domain). */
   GATEWAY_SIWE_DOMAIN: z.string().min(1).default('localhost'),
   /** Bearer token of the operator routes; unset disables them. */
@@ -73,8 +71,6 @@ export interface GatewayConfig {
   bootstrapPath: string | undefined;
   rateLimits: { publicPerMinute: number; keyPerMinute: number };
   trustProxy: boolean;
-  /** Public GET routes skip the fetch-API and router layers (src/http/public-fast-path.ts). */
-  publicFastPath: boolean;
   siweDomain: string;
   operatorToken: string | undefined;
   controlsPath: string | undefined;
@@ -117,7 +113,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConf
     bootstrapPath: e.GATEWAY_BOOTSTRAP,
     rateLimits: { publicPerMinute: e.RATE_LIMIT_PUBLIC_PER_MINUTE, keyPerMinute: e.RATE_LIMIT_KEY_PER_MINUTE },
     trustProxy: e.TRUST_PROXY === 'true',
-    publicFastPath: e.GATEWAY_PUBLIC_FAST_PATH === 'true',
     siweDomain: e.GATEWAY_SIWE_DOMAIN,
     operatorToken: e.GATEWAY_OPERATOR_TOKEN,
     controlsPath: e.GATEWAY_CONTROLS,

@@ -1,4 +1,4 @@
-import { GATE_STATUS } from '../execution/gate-verdict.js';
+import { GATE_STATUS } from '../errors/gate-refusals.js';
 import type { RouteSpec } from './route-spec.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -33,6 +33,8 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'A scope, policy, regulatory, certification or approval gate denied the request.',
   404: 'Not found.',
   409: 'Idempotency or state conflict.',
+  413: 'The request body is over the limit; the connection is closed after the answer.',
+  415: 'The body is not JSON (Content-Type: application/json), or is compressed (send it uncompressed).',
   429: 'Rate limited; back off and retry after the rate-limit window (Retry-After).',
   503: 'Unavailable: shared state (Redis mode) or an upstream source cannot be reached; retry with jitter.',
 };
@@ -78,6 +80,11 @@ export function errorCodesOf(route: RouteSpec): Map<number, string[]> {
   if (route.operationId === 'decideApproval') {
     add(401, 'wallet_signature_invalid');
     add(409, 'approval_not_pending');
+  }
+  // Every route with a body: over the limit, or not JSON, or compressed (so none can expand past the limit).
+  if (route.method !== 'GET') {
+    add(413, 'payload_too_large');
+    add(415, 'unsupported_media_type', 'unsupported_content_encoding');
   }
   add(429, 'rate_limited');
   add(503, 'shared_state_unavailable');

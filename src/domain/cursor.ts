@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { GatewayError } from '../errors/gateway-error.js';
+import { invalidCursor } from '../errors/error-factories.js';
 
 /**
  * Opaque, tamper-evident page cursors: base64url JSON of where the page ended plus an HMAC
@@ -24,11 +24,7 @@ export class CursorCodec {
   }
 
   decode<T>(list: string, cursor: string, parameter = 'cursor', code = 'invalid_cursor'): T {
-    const refuse = () =>
-      new GatewayError(400, code, `'${parameter}' is not a cursor this gateway issued for this list; start again without it.`, {
-        details: { parameter },
-        retryable: false,
-      });
+    const refuse = () => invalidCursor(parameter, `'${parameter}' is not a cursor this gateway issued for this list; start again without it.`, code);
     const [body, mac, extra] = cursor.split('.');
     if (!body || !mac || extra !== undefined) throw refuse();
     const expected = Buffer.from(this.mac(body));

@@ -1,6 +1,5 @@
-import { Response } from '@whatwg-node/fetch';
 import { STATUS_CODES } from 'node:http';
-import type { GatewayErrorOptions } from './gateway-error.js';
+import type { GatewayError } from './gateway-error.js';
 
 /** Spec: Error response. Fields are picked one by one so nothing internal leaks. */
 export interface ErrorResponse {
@@ -14,7 +13,9 @@ export interface ErrorResponse {
   nextAction?: string | Record<string, unknown>;
 }
 
-export function errorResponse(status: number, code: string, message: string, requestId: string | undefined, options: GatewayErrorOptions = {}): ErrorResponse {
+/** The error response of a refusal, with the request's id: the one place the spec's body is written. */
+export function errorBodyOf(error: GatewayError, requestId: string | undefined): ErrorResponse {
+  const { status, code, message, options } = error;
   return {
     error: STATUS_CODES[status] ?? 'Error',
     code,
@@ -27,11 +28,14 @@ export function errorResponse(status: number, code: string, message: string, req
   };
 }
 
-/** Headers of every error response: JSON, never stored by caches, plus the caller's extras. */
-export function errorHeaders(headers: Record<string, string> = {}): Record<string, string> {
-  return { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers };
-}
-
-export function errorJson(status: number, body: ErrorResponse, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: errorHeaders(headers) });
+/**
+ * The headers of a refusal: JSON, never stored by caches, Retry-After when it says when, the
+ * RFC 6750 bearer challenge on a 401, and its own (Allow, Accept, Connection).
+ */
+export function errorHeadersOf(error: GatewayError): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+  if (error.options.retryAfter !== undefined) headers['retry-after'] = String(error.options.retryAfter);
+  if (error.status === 401)
+    headers['www-authenticate'] = `Bearer realm="gateway", error="${error.code === 'insufficient_scope' ? 'insufficient_scope' : 'invalid_token'}"`;
+  return Object.assign(headers, error.options.headers);
 }

@@ -6,11 +6,14 @@ export interface GatewayErrorOptions {
   retryable?: boolean;
   nextAction?: string | Record<string, unknown>;
   retryAfter?: number;
+  /** HTTP headers the answer carries beside the body's (Allow, Accept, Connection); never in GraphQL extensions. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /**
  * A refusal the client should see as the spec's error response. Over REST it becomes the body
- * and status; over GraphQL its code and status ride in `extensions`.
+ * and status; over GraphQL its code and status ride in `extensions`. Made by the factories of
+ * src/errors (one per code), never assembled by hand.
  */
 export class GatewayError extends GraphQLError {
   constructor(

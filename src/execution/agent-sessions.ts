@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Decimal } from '../domain/decimal.js';
 import { z } from 'zod';
 import type { Principal } from '../auth/authenticator.js';
-import { GatewayError } from '../errors/gateway-error.js';
 import { isRfc3339 } from '../domain/rfc3339.js';
 import type { ExecutionDeps } from './execution-deps.js';
 import type { AgentSession } from './execution-types.js';
 import { activeSessionsOf, periodStartOf } from './agent-session-scope.js';
 import { invalidBody, invalidField, notFound } from '../errors/error-factories.js';
 import { positiveDecimal } from '../domain/validators.js';
+import { gateRefusal } from '../errors/gate-refusals.js';
 
 const MAX_SESSION_MS = 30 * 24 * 3_600_000;
 const list = z.array(z.string().min(1).max(64)).min(1).max(50);
@@ -40,10 +40,7 @@ export class AgentSessions {
 
   async activate(principal: Principal, input: unknown): Promise<AgentSession> {
     if (principal.kind !== 'wallet')
-      throw new GatewayError(403, 'POLICY_DENIED', 'Agent sessions are activated by a wallet session.', {
-        details: { gate: 'authority', check: 'wallet_session' },
-        retryable: false,
-      });
+      throw gateRefusal('POLICY_DENIED', 'Agent sessions are activated by a wallet session.', { gate: 'authority', check: 'wallet_session' });
     const parsed = agentSessionRequestSchema.safeParse(input);
     if (!parsed.success) throw invalidBody(parsed.error);
     const a = parsed.data;
@@ -93,7 +90,7 @@ export class AgentSessions {
     const session = await this.deps.agentSessions.get(id);
     if (!session || session.accountId !== principal.account.id) throw notFound('agent_session_not_found', `No agent session ${id} for this account.`);
     if (principal.kind === 'key' && principal.key.id !== session.apiKeyId)
-      throw new GatewayError(403, 'POLICY_DENIED', 'A key may revoke only its own sessions.', { details: { gate: 'authority' }, retryable: false });
+      throw gateRefusal('POLICY_DENIED', 'A key may revoke only its own sessions.', { gate: 'authority' });
     const revoked = { ...session, revokedAt: session.revokedAt ?? this.deps.clock.now() };
     await this.deps.agentSessions.put(revoked);
     await this.deps.audit.record(session.accountId, 'agent_session_revoked', null, { agentSessionId: id });

@@ -2,7 +2,6 @@ import { approvalStateAt } from './record-listing.js';
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/authenticator.js';
 import { FRESH_SIGNATURE_MS, type WalletSessions } from '../auth/wallet-sessions.js';
-import { GatewayError } from '../errors/gateway-error.js';
 import { APPROVAL_TTL_MS, type ExecutionDeps } from './execution-deps.js';
 import type { Approval, ApprovalState } from './execution-types.js';
 import { quoteVerdict } from './gates/quote-gate.js';
@@ -11,6 +10,7 @@ import { gateError } from './gate-verdict.js';
 import { instructionHash, parseInstruction } from './instruction.js';
 import type { Previews } from './previews.js';
 import { conflict, notFound } from '../errors/error-factories.js';
+import { gateRefusal } from '../errors/gate-refusals.js';
 
 /** What the wallet must sign to decide an approval (EIP-4361 statement and resources). */
 export interface SigningRequest {
@@ -56,10 +56,7 @@ export class Approvals {
   private async createNow(principal: Principal, input: unknown): Promise<Approval> {
     const { deps } = this;
     if (principal.kind !== 'wallet')
-      throw new GatewayError(403, 'POLICY_DENIED', 'Approvals are created by a wallet session.', {
-        details: { gate: 'authority', check: 'wallet_session' },
-        retryable: false,
-      });
+      throw gateRefusal('POLICY_DENIED', 'Approvals are created by a wallet session.', { gate: 'authority', check: 'wallet_session' });
     const instruction = parseInstruction(input);
     resolveTarget(deps.protocols, deps.venues, instruction);
     const hash = instructionHash(instruction);
@@ -103,26 +100,15 @@ export class Approvals {
   private async decideNow(principal: Principal, id: string, decision: 'approve' | 'reject', message: string, signature: string): Promise<Approval> {
     const { deps } = this;
     if (principal.kind !== 'wallet')
-      throw new GatewayError(403, 'POLICY_DENIED', 'Approvals are decided by a wallet session.', {
-        details: { gate: 'authority', check: 'wallet_session' },
-        retryable: false,
-      });
+      throw gateRefusal('POLICY_DENIED', 'Approvals are decided by a wallet session.', { gate: 'authority', check: 'wallet_session' });
     const approval = await this.get(principal.account.id, id);
     const now = deps.clock.now();
     const state = effectiveState(approval, now);
     if (state !== 'pending') {
-      throw new GatewayError(409, 'approval_not_pending', `The approval is ${state}.`, {
-        details: { state },
-        retryable: false,
-        nextAction: 'Create a new approval.',
-      });
+      throw conflict('approval_not_pending', `The approval is ${state}.`, { details: { state }, nextAction: 'Create a new approval.' });
     }
     const denied = (reason: string) =>
-      new GatewayError(403, 'POLICY_DENIED', reason, {
-        details: { gate: 'authority', check: 'wallet_reauthentication' },
-        retryable: false,
-        nextAction: 'Get a nonce and sign the signing request again.',
-      });
+      gateRefusal('POLICY_DENIED', reason, { gate: 'authority', check: 'wallet_reauthentication' }, 'Get a nonce and sign the signing request again.');
     let signed;
     try {
       signed = await this.wallets.verifySignedMessage(message, signature, FRESH_SIGNATURE_MS);

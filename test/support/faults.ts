@@ -2,7 +2,7 @@ import type { AppOptions } from '../../src/app.js';
 import type { ExecutionStores } from '../../src/execution/execution-stores.js';
 import type { ExecutionVenue } from '../../src/execution/venues/execution-venue.js';
 import type { GatewayStores } from '../../src/stores/gateway-stores.js';
-import { sharedStateUnavailable } from '../../src/stores/redis/redis-connection.js';
+import { sharedStateUnavailable } from '../../src/errors/availability-refusals.js';
 
 /** `before`: the store never sees the call; `lost`: the store applies it, then the answer is lost. */
 export type FaultMode = 'before' | 'lost';

@@ -1,10 +1,10 @@
 import { Decimal } from '../../domain/decimal.js';
 import type { MarketDefinition } from '../../domain/market.js';
 import { findMarket } from '../../market-data/market-directory.js';
-import { GatewayError } from '../../errors/gateway-error.js';
 import { invalidField } from '../../errors/error-factories.js';
 import type { ExecutionInstruction } from '../instruction.js';
 import type { ExecutionVenue, Quote, VenueContext, VenueFill } from './execution-venue.js';
+import { gateRefusal } from '../../errors/gate-refusals.js';
 
 const ACTIONS = ['supply', 'withdraw', 'borrow', 'repay'] as const;
 type LendingAction = (typeof ACTIONS)[number];
@@ -52,7 +52,7 @@ export class LendingVenue implements ExecutionVenue {
   private async priceOf(token: string, ctx: VenueContext): Promise<Decimal> {
     const market = this.markets.find((m) => m.asset === token);
     const view = market && (await ctx.reader.view(market, ctx.now));
-    if (!view) throw new GatewayError(503, 'VENUE_UNHEALTHY', `No price for ${token}.`, { details: { gate: 'venue_health' }, retryable: true });
+    if (!view) throw gateRefusal('VENUE_UNHEALTHY', `No price for ${token}.`, { gate: 'venue_health' });
     return new Decimal(view.price);
   }
 

@@ -1,12 +1,12 @@
 import { Decimal } from '../../domain/decimal.js';
 import type { MarketDefinition } from '../../domain/market.js';
 import { findMarket } from '../../market-data/market-directory.js';
-import { GatewayError } from '../../errors/gateway-error.js';
 import { isSessionOpen } from '../../sources/equity-session.js';
 import { invalidField } from '../../errors/error-factories.js';
 import type { ExecutionInstruction } from '../instruction.js';
 import { walkBook } from './book-walk.js';
 import type { ExecutionVenue, Quote, VenueContext, VenueFill } from './execution-venue.js';
+import { gateRefusal } from '../../errors/gate-refusals.js';
 
 const SETTLEMENT = 'USDC';
 
@@ -53,7 +53,7 @@ export class OrderBookVenue implements ExecutionVenue {
 
   private async levels(market: MarketDefinition, side: 'buy' | 'sell', ctx: VenueContext) {
     const book = await ctx.cache.getOrderBook(market.id);
-    if (!book) throw new GatewayError(503, 'VENUE_UNHEALTHY', `No order book for ${market.id}.`, { details: { gate: 'venue_health' }, retryable: true });
+    if (!book) throw gateRefusal('VENUE_UNHEALTHY', `No order book for ${market.id}.`, { gate: 'venue_health' });
     return side === 'buy' ? book.asks : book.bids;
   }
 

@@ -1,9 +1,9 @@
 import { Decimal } from '../../domain/decimal.js';
 import type { MarketDefinition } from '../../domain/market.js';
-import { GatewayError } from '../../errors/gateway-error.js';
 import { invalidField } from '../../errors/error-factories.js';
 import type { ExecutionInstruction } from '../instruction.js';
 import type { ExecutionVenue, Quote, VenueContext, VenueFill } from './execution-venue.js';
+import { gateRefusal } from '../../errors/gate-refusals.js';
 
 const POOL_FEE = new Decimal('0.003');
 /** Quote-side depth of each simulated pool, in USDC. */
@@ -36,7 +36,7 @@ export class SwapVenue implements ExecutionVenue {
     }
     const pool = this.marketFor(i);
     const view = await ctx.reader.view(pool, ctx.now);
-    if (!view) throw new GatewayError(503, 'VENUE_UNHEALTHY', `No pool state for ${pool.id}.`, { details: { gate: 'venue_health' }, retryable: true });
+    if (!view) throw gateRefusal('VENUE_UNHEALTHY', `No pool state for ${pool.id}.`, { gate: 'venue_health' });
     const price = new Decimal(view.price);
     const quoteReserve = POOL_QUOTE_RESERVE;
     const baseReserve = quoteReserve.div(price);

@@ -1,21 +1,21 @@
 import type { Logger } from 'pino';
-import type { ApiKeys } from '../auth/api-keys.js';
-import type { Authenticator } from '../auth/authenticator.js';
-import type { GatewayConfig } from '../config/gateway-config.js';
-import type { ContractDocuments } from '../contract/contract-documents.js';
-import type { ExecutionControls } from '../controls/execution-controls.js';
-import type { OperatorAccess } from '../controls/operator-access.js';
-import type { SharedControls } from '../controls/shared-controls.js';
-import type { Clock } from '../domain/clock.js';
-import type { CursorCodec } from '../domain/cursor.js';
-import type { SharedState } from '../domain/shared-state.js';
-import type { GatewayEvents } from '../events/gateway-events.js';
-import type { ExecutionServices } from '../execution/execution-services.js';
-import type { IngestLoop } from '../ingest/ingest-loop.js';
-import type { HistoryReader } from '../market-data/history-reader.js';
-import type { MarketReader } from '../market-data/market-reader.js';
-import type { ProtocolRegistry } from '../protocols/protocol-registry.js';
-import type { SimulatedSource } from '../sources/simulated-source.js';
+import type { ApiKeys } from '../../auth/api-keys.js';
+import type { Authenticator } from '../../auth/authenticator.js';
+import type { GatewayConfig } from '../../config/gateway-config.js';
+import type { ContractDocuments } from '../../contract/contract-documents.js';
+import type { ExecutionControls } from '../../controls/execution-controls.js';
+import type { OperatorAccess } from '../../controls/operator-access.js';
+import type { SharedControls } from '../../controls/shared-controls.js';
+import type { Clock } from '../../domain/clock.js';
+import type { CursorCodec } from '../../domain/cursor.js';
+import type { SharedState } from '../../domain/shared-state.js';
+import type { GatewayEvents } from '../../events/gateway-events.js';
+import type { ExecutionServices } from '../../execution/execution-services.js';
+import type { IngestLoop } from '../../ingest/ingest-loop.js';
+import type { HistoryReader } from '../../market-data/history-reader.js';
+import type { MarketReader } from '../../market-data/market-reader.js';
+import type { ProtocolRegistry } from '../../protocols/protocol-registry.js';
+import type { SimulatedSource } from '../../sources/simulated-source.js';
 
 /** The services built once at start-up and passed to resolvers through the context (never raw stores). */
 export interface AppServices {

@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { errorHeaders, errorResponse } from '../errors/error-response.js';
+import { routeNotFound } from '../../errors/error-factories.js';
+import { refusalAnswer, type Answer } from '../pipeline/answer.js';
+import type { Exchange } from '../pipeline/exchange.js';
 
 /** The live dashboard's path: a first-party page, in neither contract document. */
-export const DASHBOARD_PATH = '/dashboard';
+const DASHBOARD_PATH = '/dashboard';
 
 const TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -35,39 +36,22 @@ export class DashboardAssets {
 
   constructor(private readonly dir = join(projectRoot(), 'dist', 'dashboard')) {}
 
-  /** Whether the request is the dashboard's; true means it is answered. */
-  handle(req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (path !== DASHBOARD_PATH && !path.startsWith(`${DASHBOARD_PATH}/`)) return false;
-    res.setHeader('x-request-id', requestId);
-    if (req.method !== 'GET') {
-      send(res, 405, errorResponse(405, 'method_not_allowed', `${req.method} is not allowed on ${DASHBOARD_PATH}; use GET.`, requestId), {
-        allow: 'GET, HEAD',
-      });
-      return true;
-    }
-    if (path === DASHBOARD_PATH) {
-      res.writeHead(308, { location: `${DASHBOARD_PATH}/`, 'cache-control': 'no-cache' }).end();
-      return true;
-    }
+  /** The answer to a GET of the dashboard or one of its files. */
+  async answer(exchange: Exchange): Promise<Answer> {
+    const { path } = exchange;
+    if (path === DASHBOARD_PATH)
+      return { status: 308, headers: { location: `${DASHBOARD_PATH}/`, 'cache-control': 'no-cache', 'x-request-id': exchange.requestId }, body: '' };
     const relative = decodeURIComponentSafe(path.slice(DASHBOARD_PATH.length + 1)) || 'index.html';
     const file = normalize(join(this.dir, relative));
     const type = TYPES[extname(file)];
-    if (!file.startsWith(this.dir + sep) || !type) return (this.notFound(res, requestId), true);
-    void this.read(file).then(
-      (body) => {
-        if (!body) return this.notFound(res, requestId);
-        const immutable = relative.startsWith('assets/');
-        res.writeHead(200, {
-          'content-type': type,
-          'content-length': body.length,
-          'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-        });
-        res.end(body);
-      },
-      () => this.notFound(res, requestId),
-    );
-    return true;
+    const body = file.startsWith(this.dir + sep) && type ? await this.read(file) : undefined;
+    if (!body || !type) return this.notFound(exchange);
+    const immutable = relative.startsWith('assets/');
+    return {
+      status: 200,
+      headers: { 'content-type': type, 'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache', 'x-request-id': exchange.requestId },
+      body,
+    };
   }
 
   private read(file: string): Promise<Buffer | undefined> {
@@ -81,10 +65,9 @@ export class DashboardAssets {
     return cached;
   }
 
-  private notFound(res: ServerResponse, requestId: string): void {
+  private notFound(exchange: Exchange): Answer {
     const built = existsSync(join(this.dir, 'index.html'));
-    const message = built ? 'No such dashboard file.' : 'The dashboard is not built; run npm run build.';
-    send(res, 404, errorResponse(404, 'route_not_found', message, requestId));
+    return refusalAnswer(exchange, routeNotFound(built ? 'No such dashboard file.' : 'The dashboard is not built; run npm run build.'));
   }
 }
 
@@ -94,10 +77,4 @@ function decodeURIComponentSafe(text: string): string {
   } catch {
     return '\0';
   }
-}
-
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, errorHeaders({ ...headers, 'content-length': String(Buffer.byteLength(text)) }));
-  res.end(text);
 }

@@ -6,17 +6,9 @@ import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { GatewayLimits } from '../config/limits-config.js';
-import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
-
-/** The refusal of an operation over a limit: 400 whatever the Accept header, before any execution. */
-export function queryTooComplex(message: string, limit: string): GatewayError {
-  return new GatewayError(400, 'query_too_complex', message, {
-    details: { limit },
-    retryable: false,
-    nextAction: 'Split the operation into smaller ones (fewer aliases, less nesting, fewer fields).',
-  });
-}
+import type { GatewayLimits } from '../../config/limits-config.js';
+import { queryTooComplex } from '../../errors/availability-refusals.js';
+import { isGatewayError } from '../../errors/gateway-error.js';
 
 /** armor's rules throw what their onReject callback throws: our error instead of its "Syntax Error" wording. */
 const refuse =

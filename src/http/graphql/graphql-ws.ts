@@ -3,14 +3,15 @@ import { GraphQLError, type DocumentNode, type ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { YogaServerInstance } from 'graphql-yoga';
-import { RequestAuth, type Authenticator } from '../auth/authenticator.js';
+import { RequestAuth, type Authenticator } from '../../auth/authenticator.js';
 import { sharedResultBytes } from './use-shared-event-results.js';
-import type { GatewayLimits } from '../config/limits-config.js';
-import { GatewayError } from '../errors/gateway-error.js';
-import { checkRateLimit, clientAddress, verifiedBucket, type RateLimitOptions } from './use-rate-limits.js';
+import type { GatewayLimits } from '../../config/limits-config.js';
+import { tooManySubscriptions } from '../../errors/availability-refusals.js';
+import type { GatewayError } from '../../errors/gateway-error.js';
+import { checkRateLimit, clientAddress, verifiedBucket, type RateLimitOptions } from '../pipeline/rate-limits.js';
 import { Counter, SocketOperations } from './ws-limits.js';
 import { nextFrameWriter } from './ws-next-frames.js';
-import { offerDirectWrite } from '../events/direct-delivery.js';
+import { offerDirectWrite } from '../../events/direct-delivery.js';
 
 type Enveloped = ReturnType<YogaServerInstance<object, object>['getEnveloped']>;
 
@@ -104,18 +105,18 @@ export function attachGraphqlWs(
           verified,
           forwardedFor: request.headers['x-forwarded-for'] as string | undefined,
           remoteAddress: request.socket.remoteAddress,
-          requestId: undefined,
         });
-        if (rate.rejection) {
-          const { message, retryAfter, details, nextAction } = rate.rejection.body;
-          return refuse(new GatewayError(429, 'rate_limited', message, { retryAfter, details, nextAction, retryable: true }));
-        }
+        if (rate.rejection) return refuse(rate.rejection);
         // ctx.subscriptions already holds this operation.
         if (Object.keys(ctx.subscriptions).length > limits.maxSubscriptionsPerSocket)
-          return refuse(tooMany(`This socket already has ${limits.maxSubscriptionsPerSocket} open operations.`, 'socket', limits.maxSubscriptionsPerSocket));
+          return refuse(
+            tooManySubscriptions(`This socket already has ${limits.maxSubscriptionsPerSocket} open operations.`, 'socket', limits.maxSubscriptionsPerSocket),
+          );
         const key = verifiedBucket(verified);
         if (key && operationsPerKey.get(key) >= limits.maxSubscriptionsPerKey)
-          return refuse(tooMany(`This credential already has ${limits.maxSubscriptionsPerKey} open operations.`, 'key', limits.maxSubscriptionsPerKey));
+          return refuse(
+            tooManySubscriptions(`This credential already has ${limits.maxSubscriptionsPerKey} open operations.`, 'key', limits.maxSubscriptionsPerKey),
+          );
 
         const enveloped = yoga.getEnveloped({ ...ctx, req: request, socket: ctx.extra.socket, params: payload, auth });
         // A syntax error or a refused document answers this operation with an `error` message; the socket stays open.
@@ -185,12 +186,4 @@ function spliceSharedResults(socket: WebSocket, pending: WeakMap<object, Map<str
     }
     return send(data, ...rest);
   }) as typeof socket.send;
-}
-
-function tooMany(message: string, per: string, limit: number): GatewayError {
-  return new GatewayError(429, 'too_many_subscriptions', message, {
-    details: { per, limit },
-    retryable: true,
-    nextAction: 'Complete an open subscription before starting another.',
-  });
 }

@@ -1,6 +1,10 @@
 import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
+/** graphql-js's words for a value that does not coerce (ValuesOfCorrectTypeRule, scalar and enum parsing, variable coercion). */
+const BAD_VALUE =
+  /cannot represent|does not exist in "\w+" enum|^Expected value of type|^Variable "\$\w+" got invalid value|of required type "[^"]*" was not provided|is not defined by type|must be a decimal string|must be an RFC 3339/;
+
 interface Http {
   status?: number;
   spec?: boolean;
@@ -13,8 +17,9 @@ interface Http {
  *   message) into `extensions` of a malformed request's error; it is removed;
  * - a request that never ran (malformed, invalid against the schema, variables that do not coerce:
  *   a result without `data`) is a 400 whatever the Accept header, and every error of it has a code
- *   (Yoga's `GRAPHQL_VALIDATION_FAILED` for documents; `invalid_request` for variables, which
- *   graphql-js leaves without one) and says it is not retryable. Yoga would answer 200 to
+ *   and says it is not retryable: `invalid_request` for a value of the wrong type or outside its
+ *   enum, in a variable or a literal (the gateway's code for bad input, as on REST), Yoga's
+ *   `GRAPHQL_VALIDATION_FAILED` for any other invalid document. Yoga would answer 200 to
  *   `application/json` and, for variables, to every media type.
  * A refusal with a status of its own (401, 413, 429…) keeps it.
  */
@@ -32,11 +37,13 @@ export function useCleanErrors(): Plugin {
         const status = Math.max(400, ...own.map((h) => h!.status!));
         const headers: Record<string, string> = {};
         answer.errors = answer.errors.map((e) => {
-          const needsCode = neverRan && (e.extensions?.code === undefined || e.extensions.retryable === undefined);
+          const badValue = neverRan && BAD_VALUE.test(e.message);
+          const needsCode = neverRan && (badValue || e.extensions?.code === undefined || e.extensions.retryable === undefined);
           if (!needsCode && !(e.extensions && 'originalError' in e.extensions)) return e;
           const { originalError: _internal, http, ...extensions } = { ...e.extensions };
           Object.assign(headers, (http as Http | undefined)?.headers);
           if (neverRan) {
+            if (badValue) extensions.code = 'invalid_request';
             extensions.code ??= 'invalid_request';
             extensions.retryable ??= false;
           }

@@ -1,8 +1,8 @@
 import { filterSchema, pruneSchema } from '@graphql-tools/utils';
 import { execute, Kind, visit, BREAK, type DocumentNode, type GraphQLFieldConfig, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { OperatorAccess } from '../controls/operator-access.js';
-import type { GatewayContext } from './gateway-context.js';
+import type { OperatorAccess } from '../../controls/operator-access.js';
+import type { GatewayContext } from '../context/gateway-context.js';
 
 /** A root field only the operator token may call (Pothos `authScopes: { operator: true }`). */
 function operatorOnly(field: GraphQLFieldConfig<unknown, unknown>): boolean {

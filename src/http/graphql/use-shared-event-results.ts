@@ -10,7 +10,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { mapAsyncIterator, type Plugin } from 'graphql-yoga';
-import { offerSharedBytes } from '../events/direct-delivery.js';
+import { offerSharedBytes } from '../../events/direct-delivery.js';
 
 /**
  * Subscription fields whose events carry public data only, and whose selections read nothing of

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { currentScope } from './request-scope.js';
+import { currentScope } from '../context/request-scope.js';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 

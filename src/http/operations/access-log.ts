@@ -1,16 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import type { RequestScope } from './request-scope.js';
+import type { Exchange } from '../pipeline/exchange.js';
 
-/** What the edge notes on a request before anything else sees it. */
+/** What the server notes on a request before anything else sees it. */
 export interface EdgeTags {
   /** The method as received (a HEAD is served as its GET). */
   receivedMethod: string;
   /** The route template, `/graphql`, an operations route, or `unmatched`. */
   route: string;
-  /** The scope the request runs in (Yoga's path), for the key id it authenticated with. */
-  scope: RequestScope;
+  /** The request as the stages saw it, for the id and the key it authenticated with. */
+  exchange: Exchange;
 }
 
 export type TaggedRequest = IncomingMessage & { gatewayEdge?: EdgeTags };
@@ -41,7 +41,7 @@ function pinoAccessLog(logger: Logger): (req: IncomingMessage, res: ServerRespon
     wrapSerializers: false,
     serializers: {
       req: (req: TaggedRequest) => requestFields(req),
-      res: (res: ServerResponse) => ({ statusCode: res.statusCode, ...principalOf((res.req as TaggedRequest | undefined)?.gatewayEdge?.scope) }),
+      res: (res: ServerResponse) => ({ statusCode: res.statusCode, ...principalOf((res.req as TaggedRequest | undefined)?.gatewayEdge?.exchange) }),
     },
     redact: ['req.headers', 'res.headers'],
     // A connection closed before the answer ended is a failure on this path too (pino-http logs it without an error).
@@ -70,10 +70,11 @@ function failuresOnly(logger: Logger): NonNullable<AccessLog['closed']> {
     const aborted = !res.writableEnded;
     if (!(aborted || res.statusCode >= 500) || probeAnswered(req, res) || !logger.isLevelEnabled('error')) return;
     const edge = (req as TaggedRequest).gatewayEdge;
+    const exchange = edge?.exchange;
     const line = {
-      requestId: edge?.scope.requestId,
+      requestId: exchange?.requestId,
       req: requestFields(req as TaggedRequest),
-      res: { statusCode: res.statusCode, ...principalOf(edge?.scope) },
+      res: { statusCode: res.statusCode, ...principalOf(exchange) },
       responseTime: Math.round(performance.now() - started),
       ...(aborted ? { err: { message: 'request aborted' } } : {}),
     };
@@ -91,8 +92,8 @@ function requestFields(req: TaggedRequest) {
 }
 
 /** Who the request authenticated as, by id only: `keyId` for an API key, `walletSession` (a digest prefix) for a wallet. */
-function principalOf(scope: RequestScope | undefined): Record<string, string> {
-  const auth = scope?.auth?.current;
+function principalOf(exchange: Exchange | undefined): Record<string, string> {
+  const auth = exchange?.auth?.current;
   if (auth?.kind === 'key') return { keyId: auth.key.id };
   if (auth?.kind === 'wallet') return { walletSession: auth.sessionId };
   return {};

@@ -1,9 +1,9 @@
 import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { SharedState } from '../domain/shared-state.js';
-import type { SourceHealth } from '../domain/source-health.js';
-import type { GatewayEvents } from '../events/gateway-events.js';
+import type { SharedState } from '../../domain/shared-state.js';
+import type { SourceHealth } from '../../domain/source-health.js';
+import type { GatewayEvents } from '../../events/gateway-events.js';
 
 export interface MetricsSources {
   /** Open graphql-ws sockets. */
@@ -43,7 +43,7 @@ export class GatewayMetrics {
     this.sse = new Gauge({ name: 'gateway_sse_streams_open', help: 'Open GraphQL SSE streams', registers });
     this.operations = new Counter({
       name: 'gateway_graphql_operations_total',
-      help: 'GraphQL operations executed, by type and way in (rest: a contract route through Sofa; graphql: /graphql over HTTP, SSE or graphql-ws)',
+      help: 'GraphQL operations executed, by type and way in (rest: a contract route; graphql: /graphql over HTTP, SSE or graphql-ws)',
       labelNames: ['type', 'via'],
       registers,
     });
@@ -159,9 +159,9 @@ export class GatewayMetrics {
 }
 
 /**
- * Counts executed GraphQL operations by type and by way in: `rest` when a contract route (Sofa)
- * ran it, `graphql` for /graphql over HTTP, SSE or graphql-ws. The public fast path runs its
- * compiled documents outside envelop and is counted in the request histogram only.
+ * Counts executed GraphQL operations by type and by way in: `rest` when a contract route ran it,
+ * `graphql` for /graphql over HTTP, SSE or graphql-ws. A public read answered from the answer
+ * cache runs no operation and is counted in the request histogram only.
  */
 export function useOperationMetrics(metrics: () => GatewayMetrics | undefined): Plugin {
   const count = (args: { document: DocumentNode; operationName?: string | null; contextValue: unknown }) => {

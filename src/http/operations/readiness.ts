@@ -1,5 +1,5 @@
-import type { SharedState } from '../domain/shared-state.js';
-import type { SourceHealth } from '../domain/source-health.js';
+import type { SharedState } from '../../domain/shared-state.js';
+import type { SourceHealth } from '../../domain/source-health.js';
 
 /** Where the process is in its life: readiness is false until started and once draining. */
 export class LifecycleState {

@@ -1,14 +1,14 @@
 import { Kind, type DocumentNode, type GraphQLSchema, type SelectionSetNode, getOperationAST } from 'graphql';
-import { authenticationError } from '../auth/auth-errors.js';
-import type { RequestAuth } from '../auth/authenticator.js';
-import type { Scope } from '../auth/identity.js';
-import { scopeGrants, type ScopeGrants } from '../auth/scope-grants.js';
-import type { RouteSpec } from '../contract/route-spec.js';
-import type { OperatorAccess } from '../controls/operator-access.js';
-import type { GatewayError } from '../errors/gateway-error.js';
+import { authenticationError } from '../../auth/auth-errors.js';
+import type { RequestAuth } from '../../auth/authenticator.js';
+import type { Scope } from '../../auth/identity.js';
+import { scopeGrants, type ScopeGrants } from '../../auth/scope-grants.js';
+import type { RouteSpec } from '../../contract/route-spec.js';
+import type { OperatorAccess } from '../../controls/operator-access.js';
+import type { GatewayError } from '../../errors/gateway-error.js';
 
 /** A route anyone may call: the public plane and the sign-in routes. */
-export function isPublicRoute(route: RouteSpec): boolean {
+export function isOpenRoute(route: RouteSpec): boolean {
   return route.visibility === 'public' || route.security === 'none';
 }
 
@@ -17,7 +17,7 @@ export function isPublicRoute(route: RouteSpec): boolean {
  * read: the 401 a non-public route answers for this credential, or undefined when it may proceed.
  */
 export async function routeAuthError(route: RouteSpec, auth: RequestAuth, operator: OperatorAccess): Promise<GatewayError | undefined> {
-  if (isPublicRoute(route)) return undefined;
+  if (isOpenRoute(route)) return undefined;
   if (route.security === 'operator') return operator.matches(auth.header) ? undefined : authenticationError(undefined, 'operator');
   const result = await auth.resolve();
   if (result.kind === 'anonymous') return authenticationError(result, undefined);

@@ -49,10 +49,10 @@ const CODING_HEADERS = {
 };
 
 /**
- * Encodes public GET answers for both the fast path and the Sofa path. An answer's bytes change
- * every millisecond (generatedAt, freshnessMs), so encodings are kept only on the answer itself
- * (`memo`: RenderedAnswers serves one answer to all the requests of its millisecond); the bodies
- * are bytes, so sending them neither measures nor encodes a string again.
+ * Encodes public GET answers. An answer's bytes change every millisecond (generatedAt,
+ * freshnessMs), so encodings are kept only on the answer itself (`memo`: PublicAnswerCache serves
+ * one answer to all the requests of its millisecond); the bodies are bytes, so sending them neither
+ * measures nor encodes a string again.
  */
 export class AnswerEncoder {
   encode(body: string, acceptEncoding: string | null | undefined, memo?: AnswerEncodings): EncodedAnswer {

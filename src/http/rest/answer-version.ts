@@ -1,6 +1,6 @@
-import type { SharedState, SharedStateStatus } from '../domain/shared-state.js';
-import type { MarketReader } from '../market-data/market-reader.js';
-import type { ProtocolRegistry } from '../protocols/protocol-registry.js';
+import type { SharedState, SharedStateStatus } from '../../domain/shared-state.js';
+import type { MarketReader } from '../../market-data/market-reader.js';
+import type { ProtocolRegistry } from '../../protocols/protocol-registry.js';
 
 /** Every member of the shared-state status (the compiler keeps this list whole). */
 const STATUS_KEYS = Object.keys({

@@ -1,7 +1,7 @@
-import { freshnessAt, type Freshness, type FreshnessBasis } from '../domain/freshness.js';
-import { isoOfEpochMs } from '../domain/rfc3339.js';
-import type { RouteSpec } from '../contract/route-spec.js';
-import type { RequestScope, TimedAnswer } from './request-scope.js';
+import { freshnessAt, type Freshness, type FreshnessBasis } from '../../domain/freshness.js';
+import { isoOfEpochMs } from '../../domain/rfc3339.js';
+import type { RouteSpec } from '../../contract/route-spec.js';
+import type { AnswerFacts, TimedAnswer } from './answer-facts.js';
 import type { AnswerEncodings } from './answer-encoding.js';
 
 /** One route answer's body cut around its time-dependent values, valid while the snapshot version stands. */
@@ -19,12 +19,12 @@ interface Template {
 }
 
 /**
- * A re-timed answer: its body and what finishHead reads (freshness, status, ETag). Shared by the
- * requests of one millisecond, so read-only; `encodings` holds its bodies as sent (AnswerEncoder).
+ * A re-timed answer: its body and the facts its finish reads (freshness, status, ETag). Shared by
+ * the requests of one millisecond, so read-only; `encodings` holds its bodies as sent (AnswerEncoder).
  */
-export interface RenderedAnswer {
+export interface RetimedAnswer {
   readonly body: string;
-  readonly scope: Readonly<Pick<RequestScope, 'freshness' | 'status' | 'etag'>>;
+  readonly facts: Readonly<Pick<AnswerFacts, 'freshness' | 'status' | 'etag'>>;
   readonly encodings: AnswerEncodings;
 }
 
@@ -33,27 +33,27 @@ const TEMPLATE_BUDGET = 32 * 1024 * 1024;
 
 /**
  * The key of a public GET answer: its path and only the query parameters its route declares, in
- * declared order. Anything else in the query is ignored by the route, so `?x=1`, `?x=2`, … are one
- * answer, not one remembered copy each.
+ * declared order, as read (`variables`). Anything else in the query is ignored by the route, so
+ * `?x=1`, `?x=2`, … are one answer, not one remembered copy each.
  */
-export function answerKey(route: RouteSpec, pathname: string, query: URLSearchParams): string {
+export function answerKey(route: RouteSpec, pathname: string, variables: Readonly<Record<string, unknown>>): string {
   let key = pathname;
-  for (const name of Object.keys(route.queryParams ?? {})) {
-    const value = query.get(name);
-    if (value !== null) key += `&${name}=${encodeURIComponent(value)}`;
+  for (const name in route.queryParams) {
+    const value = variables[name];
+    if (value !== undefined) key += `&${name}=${encodeURIComponent(String(value))}`;
   }
   return key;
 }
 
 /**
- * Public answers rendered once per snapshot version, below both the public fast path and the Sofa
- * path: an answer whose resolver recorded how it depends on time (`scope.timed`) is remembered as
+ * Public answers rendered once per snapshot version: an answer whose resolver said how it
+ * depends on time (its facts' `timed`) is remembered as
  * its executed body, cut at `generatedAt` and at each freshness value; until the snapshot cache
  * changes, a request for the same URL gets that body with those values computed for its own
  * instant (freshnessAt, the resolvers' own function), and everything else as executed. A body in
  * which the values are not found where the resolver said is not remembered (it is executed each time).
  */
-export class RenderedAnswers {
+export class PublicAnswerCache {
   private readonly templates = new Map<string, Template>();
   /** The snapshot version every remembered template belongs to: one generation, dropped whole when it changes. */
   private generation: string | undefined;
@@ -64,7 +64,7 @@ export class RenderedAnswers {
    * answers are ever held.
    */
   private instant = Number.NaN;
-  private readonly ofInstant = new Map<string, RenderedAnswer>();
+  private readonly ofInstant = new Map<string, RetimedAnswer>();
 
   constructor(
     private readonly version: () => string | undefined,
@@ -72,7 +72,7 @@ export class RenderedAnswers {
   ) {}
 
   /** The answer for `key` at this instant, when one was remembered at the current version. */
-  answer(key: string): RenderedAnswer | undefined {
+  answer(key: string): RetimedAnswer | undefined {
     if (!this.current(this.version())) return undefined;
     const t = this.templates.get(key);
     if (!t) return undefined;
@@ -98,19 +98,19 @@ export class RenderedAnswers {
     let i = 0;
     for (; i < values.length; i++) body += freshnessJson(values[i]!) + pieces[i + 2]!;
     for (let j = 0; j < t.instants; j++) body += iso + pieces[i + j + 2]!;
-    const scope: Pick<RequestScope, 'freshness' | 'status' | 'etag'> = { freshness: values[0]! };
-    if (t.status !== undefined) scope.status = t.status;
-    if (t.etag) scope.etag = t.etag(this.generation!, values);
+    const facts: Pick<AnswerFacts, 'freshness' | 'status' | 'etag'> = { freshness: values[0]! };
+    if (t.status !== undefined) facts.status = t.status;
+    if (t.etag) facts.etag = t.etag(this.generation!, values);
     // Shared by the millisecond's requests: frozen, so a caller that wrote to it would fail instead of changing the others'.
     Object.freeze(values[0]);
-    const answer: RenderedAnswer = Object.freeze({ body, scope: Object.freeze(scope), encodings: {} });
+    const answer: RetimedAnswer = Object.freeze({ body, facts: Object.freeze(facts), encodings: {} });
     this.ofInstant.set(key, answer);
     return answer;
   }
 
-  /** Remembers an executed 2xx answer whose resolver recorded its timing; returns whether it could. */
-  remember(key: string, body: string, scope: RequestScope): boolean {
-    const timed = scope.timed;
+  /** Remembers an executed 2xx answer whose resolver said how it is timed; returns whether it could. */
+  remember(key: string, body: string, facts: AnswerFacts): boolean {
+    const timed = facts.timed;
     if (!timed || !this.current(timed.version) || this.templates.has(key)) return false;
     if (this.held + body.length > TEMPLATE_BUDGET) return false;
     if (timed.standsAt && !timed.standsAt(timed.now)) return false;
@@ -123,7 +123,7 @@ export class RenderedAnswers {
       pieces,
       freshness: withIso(timed.freshness),
       instants: timed.instants?.length ?? 0,
-      status: scope.status,
+      status: facts.status,
       etag: timed.etag,
       standsAt: timed.standsAt,
       size: body.length,

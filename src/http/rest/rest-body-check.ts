@@ -8,7 +8,7 @@ import {
   type GraphQLInputType,
   type GraphQLSchema,
 } from 'graphql';
-import type { RouteSpec } from '../contract/route-spec.js';
+import type { RouteSpec } from '../../contract/route-spec.js';
 
 export interface InputProblem {
   field: string;

@@ -1,4 +1,6 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import type { ServedRoute } from '../../contract/route-table.js';
+import type { HeaderList } from '../pipeline/answer.js';
 
 /** GraphiQL (development only) is one page with its bundle inlined (no CDN); it runs inline scripts and workers. */
 const GRAPHIQL_CSP =
@@ -9,9 +11,6 @@ const DASHBOARD_CSP =
 /** A JSON API: no content of any kind may load from an answer, and no page may frame one. */
 const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-/** Header names and values, alternating, as node:http's writeHead takes them. */
-export type HeaderList = readonly string[];
-
 const list = (csp: string): HeaderList =>
   Object.freeze(['x-content-type-options', 'nosniff', 'referrer-policy', 'no-referrer', 'content-security-policy', csp]);
 const GRAPHIQL = list(GRAPHIQL_CSP);
@@ -19,15 +18,13 @@ const DASHBOARD = list(DASHBOARD_CSP);
 const API = list(API_CSP);
 
 /**
- * Headers on every answer, the public fast path's included: no sniffing, no referrer, a
- * restrictive CSP. One of three constant lists, so the fast path can pass them to writeHead with
- * its own (no setHeader before it) and every other path sets them with setHeaders.
+ * Headers on every answer: no sniffing, no referrer, a restrictive CSP. One of three constant
+ * lists, passed to writeHead with the answer's own headers (no setHeader before it), or set with
+ * setHeaders before a handler that writes its answer itself.
  */
-export function securityHeaders(req: IncomingMessage, graphqlEndpoint: string): HeaderList {
-  const url = req.url;
-  if (url === undefined) return API;
-  if (url === '/dashboard' || url.startsWith('/dashboard/')) return DASHBOARD;
-  const wantsHtml = req.method === 'GET' && url.split('?')[0] === graphqlEndpoint && /text\/html/.test(req.headers.accept ?? '');
+export function securityHeaders(route: ServedRoute, method: string | undefined, accept: string | undefined): HeaderList {
+  if (route.serves === 'dashboard') return DASHBOARD;
+  const wantsHtml = route.serves === 'graphql' && method === 'GET' && /text\/html/.test(accept ?? '');
   return wantsHtml ? GRAPHIQL : API;
 }
 

@@ -15,6 +15,7 @@ import {
   TimeoutError,
 } from 'redis';
 import { GatewayError } from '../../errors/gateway-error.js';
+import { sharedStateUnavailable } from '../../errors/availability-refusals.js';
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -202,13 +203,4 @@ export function isConnectionError(e: unknown): boolean {
   if (e instanceof GatewayError) return e.code === 'shared_state_unavailable';
   const code = (e as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^E[A-Z]+$/.test(code); // ECONNREFUSED, ECONNRESET, EPIPE, ...
-}
-
-/** The clean 503 a read gets when Redis is unreachable and no local copy can answer. */
-export function sharedStateUnavailable(): GatewayError {
-  return new GatewayError(503, 'shared_state_unavailable', 'Shared state is temporarily unreachable; retry shortly.', {
-    retryable: true,
-    retryAfter: 2,
-    nextAction: 'Retry with jitter.',
-  });
 }

@@ -2,7 +2,8 @@ import type { MarketSnapshot, OrderBookSnapshot } from '../../domain/market.js';
 import type { SourceHealth } from '../../domain/source-health.js';
 import type { SnapshotCache } from '../../market-data/snapshot-cache.js';
 import { LocalSnapshotTable } from './local-snapshot-table.js';
-import { isConnectionError, LuaScript, sharedStateUnavailable, type RedisConnection } from './redis-connection.js';
+import { sharedStateUnavailable } from '../../errors/availability-refusals.js';
+import { isConnectionError, LuaScript, type RedisConnection } from './redis-connection.js';
 
 type Kind = 'market' | 'book' | 'health';
 const ALL_SOURCES = '*';

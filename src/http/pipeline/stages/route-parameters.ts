@@ -1,0 +1,71 @@
+import type { QueryParamSpec, RouteSpec } from '../../../contract/route-spec.js';
+import { invalidParameter, invalidPathEncoding } from '../../../errors/error-factories.js';
+import { isRfc3339 } from '../../../domain/rfc3339.js';
+import { refusalAnswer } from '../answer.js';
+import type { Stage } from '../stage.js';
+
+const INTEGER = /^-?\d{1,15}$/;
+const NO_QUERY = new URLSearchParams();
+
+/**
+ * A contract route's path and query parameters as GraphQL variables, checked as its row declares
+ * them, each refusal the route's own 400 naming the parameter in the gateway's words: a path
+ * that is not valid percent-encoding, a parameter given twice or in bracket form (`limit[]=…`),
+ * an empty one (which would silently apply the default), an integer, enum or date-time that is
+ * not one. Undeclared query parameters are ignored. A public route's are read before the rate
+ * limiter (a malformed read costs no budget); a guarded route's after its credential (nothing
+ * about its arguments reaches a caller without one).
+ */
+export function routeParametersStage(plane: 'public' | 'guarded'): Stage {
+  return {
+    name: `routeParameters(${plane})`,
+    appliesTo: (route) => route.serves === 'contract' && (route.spec.visibility === 'public') === (plane === 'public'),
+    run(exchange) {
+      if (exchange.route.serves !== 'contract') return undefined;
+      const spec = exchange.route.spec;
+      const code = spec.invalidInputCode ?? 'invalid_request';
+      if (exchange.badEncoding) return refusalAnswer(exchange, invalidPathEncoding(code));
+      const variables: Record<string, unknown> = { ...exchange.params };
+      if (spec.queryParams) {
+        const query = exchange.search ? new URLSearchParams(exchange.search) : NO_QUERY;
+        const problem = queryProblem(spec, query, variables);
+        if (problem) return refusalAnswer(exchange, invalidParameter(code, problem.parameter, problem.message));
+      }
+      exchange.variables = variables;
+      return undefined;
+    },
+  };
+}
+
+function queryProblem(spec: RouteSpec, query: URLSearchParams, variables: Record<string, unknown>): { parameter: string; message: string } | undefined {
+  const declared = spec.queryParams!;
+  for (const key of query.keys()) {
+    const bracket = key.indexOf('[');
+    if (bracket > 0 && key.slice(0, bracket) in declared) {
+      const name = key.slice(0, bracket);
+      return { parameter: name, message: `'${name}' must be given once, as ${name}=value (not ${key}=…).` };
+    }
+  }
+  for (const [name, param] of Object.entries(declared)) {
+    const values = query.getAll(name);
+    if (values.length > 1) return { parameter: name, message: `'${name}' is given more than once.` };
+    const value = values[0];
+    if (value === undefined) continue;
+    const problem = valueProblem(name, param, value);
+    if (problem) return { parameter: name, message: problem };
+    variables[name] = param.type === 'integer' ? Number(value) : value;
+  }
+  return undefined;
+}
+
+function valueProblem(name: string, param: QueryParamSpec, value: string): string | undefined {
+  if (value === '') return `'${name}' must not be empty; omit it to use the default.`;
+  if (param.type === 'integer' && !INTEGER.test(value)) {
+    return param.minimum !== undefined && param.maximum !== undefined
+      ? `'${name}' must be an integer from ${param.minimum} to ${param.maximum}.`
+      : `'${name}' must be an integer.`;
+  }
+  if (param.enum && !param.enum.includes(value)) return `'${name}' must be one of ${param.enum.join(', ')}.`;
+  if (param.format === 'date-time' && !isRfc3339(value)) return `'${name}' must be an RFC 3339 date-time such as 2026-11-22T10:00:00Z.`;
+  return undefined;
+}
