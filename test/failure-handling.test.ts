@@ -1,3 +1,5 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/gateway-config.js';
 import { startGateway, type TestGateway } from './support/gateway.js';
@@ -9,8 +11,10 @@ afterEach(async () => {
 });
 
 describe('failures reach clients as clean error responses', () => {
-  it('masks an unexpected internal error as 500 internal_error without stack or paths', async () => {
-    gw = await startGateway();
+  it('masks an unexpected internal error as 500 internal_error without stack or paths, and logs it with the request id', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(JSON.parse(String(chunk))), done()) });
+    gw = await startGateway({}, Date.now(), { logger: pino({ level: 'info' }, sink) });
     gw.app.stores.cache.getMarkets = async () => {
       throw new Error('boom at /work/main/src/secret.ts:12:3');
     };
@@ -20,6 +24,9 @@ describe('failures reach clients as clean error responses', () => {
     expect(body).toMatchObject({ error: 'Internal Server Error', code: 'internal_error', message: 'Unexpected error.', retryable: true });
     expect(body.requestId).toBe(res.headers.get('x-request-id'));
     expect(JSON.stringify(body)).not.toMatch(/boom|secret|\/work\//);
+    // The operator finds the cause from the id the client was given.
+    const logged = lines.find((l) => l.requestId === body.requestId && JSON.stringify(l.err ?? '').includes('boom'));
+    expect(logged, JSON.stringify(lines.slice(-5))).toBeDefined();
 
     const gql = await (
       await gw.get('/graphql', {

@@ -96,7 +96,7 @@ export interface GatewayOptions {
   startTimeoutMs?: number;
 }
 
-/** Gateway variables the user set (GATEWAY_PUBLIC_FAST_PATH=false, ...) reach the process too. */
+/** Gateway variables the user set (GATEWAY_ACCESS_LOG=false, ...) reach the process too. */
 function passedThrough(): Record<string, string> {
   return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('GATEWAY_') && e[1] !== undefined));
 }

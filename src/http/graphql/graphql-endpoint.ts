@@ -1,4 +1,3 @@
-import { runInScope } from '../context/request-scope.js';
 import { WRITTEN, type RouteHandler } from '../pipeline/gateway-pipeline.js';
 import { rateLimitHeaders } from '../pipeline/rate-limit-headers.js';
 import { setHeaders } from '../server/security-headers.js';
@@ -15,6 +14,6 @@ export function graphqlEndpoint(yoga: GatewayYoga): RouteHandler {
     res.setHeader('x-request-id', exchange.requestId);
     const decided = { ...exchange.cors, ...(exchange.rate?.allowed ? rateLimitHeaders(exchange.rate) : {}) };
     for (const name in decided) res.setHeader(name, decided[name]!);
-    return runInScope({ requestId: exchange.requestId }, () => yoga.handle(req, res, { exchange })).then(() => WRITTEN);
+    return yoga.handle(req, res, { exchange }).then(() => WRITTEN);
   };
 }

@@ -8,10 +8,10 @@ import type { GatewayConfig } from '../../config/gateway-config.js';
 import type { AppServices } from '../context/app-services.js';
 import type { GatewayContext } from '../context/gateway-context.js';
 import { requestContext } from '../context/request-context.js';
-import { currentScope } from '../context/request-scope.js';
 import type { Exchange } from '../pipeline/exchange.js';
 import { boundedGraphqlPlugins } from './bounded-graphql.js';
 import { useCleanErrors } from './use-clean-errors.js';
+import { useUnexpectedErrorLog } from './use-unexpected-error-log.js';
 import { useGraphqlAuth } from './use-graphql-auth.js';
 import { useOperatorIntrospection } from './use-operator-introspection.js';
 import { useSharedEventResults } from './use-shared-event-results.js';
@@ -51,9 +51,7 @@ export function createGatewayYoga(options: { schema: GraphQLSchema; services: Ap
     logging: yogaLogging(logger),
     context: (initial: InitialContext): GatewayContext => {
       const exchange = initial.exchange;
-      const scope = exchange
-        ? { requestId: exchange.requestId, ...(exchange.route.serves === 'contract' ? { route: exchange.route.spec } : {}) }
-        : currentScope();
+      const scope = exchange ? { requestId: exchange.requestId, ...(exchange.route.serves === 'contract' ? { route: exchange.route.spec } : {}) } : undefined;
       return requestContext(
         services,
         scope,
@@ -66,6 +64,8 @@ export function createGatewayYoga(options: { schema: GraphQLSchema; services: Ap
       useCleanErrors(),
       // jit's compiled subscribe drops field arguments: compile queries and mutations only.
       useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== 'subscription' }),
+      // After jit: wraps the execute that runs, so it sees an unexpected error before Yoga masks it.
+      useUnexpectedErrorLog(logger),
       // After jit: introspection by anyone but the operator runs on the schema without operator fields.
       useOperatorIntrospection(services.operator),
       useSharedEventResults(),

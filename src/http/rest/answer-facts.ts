@@ -25,6 +25,8 @@ export interface AnswerFacts {
 export interface TimedAnswer {
   version: string;
   now: number;
+  /** Nothing in it depends on the instant (a contract document): the same bytes, and encodings, until the version moves. */
+  constant?: boolean;
   freshness: FreshnessBasis[];
   /** A mirror's ETag, from the version and the freshness values at the instant of the answer. */
   etag?: (version: string, freshness: readonly Freshness[]) => string;
@@ -42,9 +44,17 @@ export interface TimedAnswer {
 
 const FACTS = Symbol('answerFacts');
 
-/** `value` (made by the resolver for this answer, never shared) carrying its facts; GraphQL and JSON never see them. */
+/** Facts of frozen values (a contract document), which cannot carry a property of their own. */
+const FROZEN_FACTS = new WeakMap<object, AnswerFacts>();
+
+/**
+ * `value` carrying its facts; GraphQL and JSON never see them. A value made for this answer
+ * carries them itself; a frozen one shared by every answer (a contract document) may only carry
+ * facts that hold for all of them.
+ */
 export function withAnswerFacts<T extends object>(value: T, facts: AnswerFacts): T {
-  Object.defineProperty(value, FACTS, { value: facts, enumerable: false });
+  if (Object.isFrozen(value)) FROZEN_FACTS.set(value, facts);
+  else Object.defineProperty(value, FACTS, { value: facts, enumerable: false });
   return value;
 }
 
@@ -71,6 +81,6 @@ export function reportAnswerFacts(schema: GraphQLSchema): void {
 }
 
 function report(root: RouteRoot, value: unknown): unknown {
-  if (typeof value === 'object' && value !== null) root.facts = (value as { [FACTS]?: AnswerFacts })[FACTS];
+  if (typeof value === 'object' && value !== null) root.facts = (value as { [FACTS]?: AnswerFacts })[FACTS] ?? FROZEN_FACTS.get(value);
   return value;
 }

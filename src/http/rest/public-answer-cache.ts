@@ -14,6 +14,8 @@ interface Template {
   status: number | undefined;
   etag: TimedAnswer['etag'];
   standsAt: TimedAnswer['standsAt'];
+  /** The answer of a constant template, made once (bytes and encodings) for the version. */
+  constant: RetimedAnswer | undefined;
   /** UTF-16 code units held. */
   size: number;
 }
@@ -84,6 +86,7 @@ export class PublicAnswerCache {
       this.held -= t.size;
       return undefined;
     }
+    if (t.constant) return t.constant;
     if (now !== this.instant) {
       this.ofInstant.clear();
       this.instant = now;
@@ -126,6 +129,7 @@ export class PublicAnswerCache {
       status: facts.status,
       etag: timed.etag,
       standsAt: timed.standsAt,
+      constant: timed.constant ? Object.freeze({ body, facts: Object.freeze({}), encodings: {} }) : undefined,
       size: body.length,
     });
     return true;
@@ -146,6 +150,7 @@ export class PublicAnswerCache {
 
 /** The body cut around `"generatedAt":"…"`, each freshness value's JSON and each instant member's value, in order; undefined where one is not found. */
 function cut(body: string, timed: TimedAnswer): string[] | undefined {
+  if (timed.constant) return [body];
   const generated = `"generatedAt":"${isoOfEpochMs(timed.now)}"`;
   const g = body.indexOf(generated);
   if (g === -1) return undefined;

@@ -4,7 +4,6 @@ import type { GatewayError } from '../../errors/gateway-error.js';
 import { renderJson } from '../../domain/rendered-json.js';
 import type { Exchange } from '../pipeline/exchange.js';
 import { restRefusal } from '../pipeline/rest-refusal.js';
-import { runInScope } from '../context/request-scope.js';
 import { RouteRoot } from './answer-facts.js';
 import type { RouteResult } from './answer-finish.js';
 import type { RouteOperation } from './route-operations.js';
@@ -33,23 +32,20 @@ export async function executeRoute(
   operation: RouteOperation,
   logger: Logger,
 ): Promise<{ result: RouteResult } | { refusal: GatewayError }> {
-  const spec = exchange.route.serves === 'contract' ? exchange.route.spec : undefined;
-  return runInScope({ requestId: exchange.requestId, ...(spec ? { route: spec } : {}) }, async () => {
-    try {
-      const enveloped = envelop({ exchange });
-      const contextValue = await enveloped.contextFactory();
-      const rootValue = new RouteRoot();
-      const executed = (await enveloped.execute({
-        schema: enveloped.schema,
-        document: operation.document,
-        rootValue,
-        contextValue,
-        variableValues: exchange.variables ?? {},
-      })) as { data?: Record<string, unknown> | null; errors?: readonly unknown[] };
-      if (executed.errors?.length) return { refusal: restRefusal(executed.errors, exchange, logger) };
-      return { result: { body: renderJson(executed.data?.[operation.fieldName]), facts: rootValue.facts ?? {} } };
-    } catch (error) {
-      return { refusal: restRefusal([error], exchange, logger) };
-    }
-  });
+  try {
+    const enveloped = envelop({ exchange });
+    const contextValue = await enveloped.contextFactory();
+    const rootValue = new RouteRoot();
+    const executed = (await enveloped.execute({
+      schema: enveloped.schema,
+      document: operation.document,
+      rootValue,
+      contextValue,
+      variableValues: exchange.variables ?? {},
+    })) as { data?: Record<string, unknown> | null; errors?: readonly unknown[] };
+    if (executed.errors?.length) return { refusal: restRefusal(executed.errors, exchange, logger) };
+    return { result: { body: renderJson(executed.data?.[operation.fieldName]), facts: rootValue.facts ?? {} } };
+  } catch (error) {
+    return { refusal: restRefusal([error], exchange, logger) };
+  }
 }

@@ -15,7 +15,8 @@ const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function bodyAdmissionStage(maxBodyBytes: number): Stage {
   return {
     name: 'bodyAdmission',
-    appliesTo: (route) => route.serves === 'contract' || route.serves === 'graphql' || route.serves === 'mcp',
+    // Routes served with a body; a GET's body is never read (node:http discards it).
+    appliesTo: (route) => (route.serves === 'contract' || route.serves === 'graphql' || route.serves === 'mcp') && route.method !== 'GET',
     run(exchange) {
       const encoding = exchange.header('content-encoding')?.trim().toLowerCase();
       if (encoding && encoding !== 'identity' && hasBody(exchange)) return refusalAnswer(exchange, unsupportedContentEncoding(encoding));

@@ -5,7 +5,11 @@ import { refusalAnswer } from '../answer.js';
 import type { Stage } from '../stage.js';
 
 const INTEGER = /^-?\d{1,15}$/;
-const NO_QUERY = new URLSearchParams();
+/** Query strings read, per route: the same few are asked again and again. Bounded: cleared when full. */
+const READ_LIMIT = 2_000;
+
+/** What a query string says to a route: its typed values, or the problem with it. */
+type QueryReading = { values: Readonly<Record<string, unknown>> } | { parameter: string; message: string };
 
 /**
  * A contract route's path and query parameters as GraphQL variables, checked as its row declares
@@ -17,6 +21,17 @@ const NO_QUERY = new URLSearchParams();
  * about its arguments reaches a caller without one).
  */
 export function routeParametersStage(plane: 'public' | 'guarded'): Stage {
+  const readings = new Map<RouteSpec, Map<string, QueryReading>>();
+  const readingOf = (spec: RouteSpec, search: string): QueryReading => {
+    let bySearch = readings.get(spec);
+    if (!bySearch) readings.set(spec, (bySearch = new Map()));
+    let reading = bySearch.get(search);
+    if (!reading) {
+      if (bySearch.size >= READ_LIMIT) bySearch.clear();
+      bySearch.set(search, (reading = readQuery(spec, new URLSearchParams(search))));
+    }
+    return reading;
+  };
   return {
     name: `routeParameters(${plane})`,
     appliesTo: (route) => route.serves === 'contract' && (route.spec.visibility === 'public') === (plane === 'public'),
@@ -25,20 +40,21 @@ export function routeParametersStage(plane: 'public' | 'guarded'): Stage {
       const spec = exchange.route.spec;
       const code = spec.invalidInputCode ?? 'invalid_request';
       if (exchange.badEncoding) return refusalAnswer(exchange, invalidPathEncoding(code));
-      const variables: Record<string, unknown> = { ...exchange.params };
-      if (spec.queryParams) {
-        const query = exchange.search ? new URLSearchParams(exchange.search) : NO_QUERY;
-        const problem = queryProblem(spec, query, variables);
-        if (problem) return refusalAnswer(exchange, invalidParameter(code, problem.parameter, problem.message));
+      if (!spec.queryParams || !exchange.search) {
+        exchange.variables = { ...exchange.params };
+        return undefined;
       }
-      exchange.variables = variables;
+      const reading = readingOf(spec, exchange.search);
+      if ('parameter' in reading) return refusalAnswer(exchange, invalidParameter(code, reading.parameter, reading.message));
+      exchange.variables = { ...exchange.params, ...reading.values };
       return undefined;
     },
   };
 }
 
-function queryProblem(spec: RouteSpec, query: URLSearchParams, variables: Record<string, unknown>): { parameter: string; message: string } | undefined {
+function readQuery(spec: RouteSpec, query: URLSearchParams): QueryReading {
   const declared = spec.queryParams!;
+  const values: Record<string, unknown> = {};
   for (const key of query.keys()) {
     const bracket = key.indexOf('[');
     if (bracket > 0 && key.slice(0, bracket) in declared) {
@@ -47,15 +63,15 @@ function queryProblem(spec: RouteSpec, query: URLSearchParams, variables: Record
     }
   }
   for (const [name, param] of Object.entries(declared)) {
-    const values = query.getAll(name);
-    if (values.length > 1) return { parameter: name, message: `'${name}' is given more than once.` };
-    const value = values[0];
+    const given = query.getAll(name);
+    if (given.length > 1) return { parameter: name, message: `'${name}' is given more than once.` };
+    const value = given[0];
     if (value === undefined) continue;
     const problem = valueProblem(name, param, value);
     if (problem) return { parameter: name, message: problem };
-    variables[name] = param.type === 'integer' ? Number(value) : value;
+    values[name] = param.type === 'integer' ? Number(value) : value;
   }
-  return undefined;
+  return { values: Object.freeze(values) };
 }
 
 function valueProblem(name: string, param: QueryParamSpec, value: string): string | undefined {
