@@ -1,4 +1,5 @@
 import { statusEnvelope, type GatewayStatus } from '../resolvers/public/gateway-status.js';
+import { withAnswerFacts } from '../src/http/rest/answer-facts.js';
 import { builder } from './builder.js';
 import { CacheWarmthEnum } from './closed-sets.js';
 import { envelopeType } from './envelope.js';
@@ -68,6 +69,11 @@ builder.queryFields((t) => ({
   publicOpenApi: t.field({
     type: 'JSONObject',
     description: 'GET /api/v1/public/openapi.public.json: the public contract (OpenAPI 3.1).',
-    resolve: (_root, _args, ctx) => ctx.services.contract.publicDocument(),
+    // The same document until the answer version moves: remembered, and compressed once.
+    resolve: (_root, _args, ctx) => {
+      const version = ctx.services.answerVersion();
+      const document = ctx.services.contract.publicDocument();
+      return version === undefined ? document : withAnswerFacts(document, { timed: { version, now: 0, freshness: [], constant: true } });
+    },
   }),
 }));
