@@ -16,12 +16,14 @@ export interface GatewayErrorOptions {
  * src/errors (one per code), never assembled by hand.
  */
 export class GatewayError extends GraphQLError {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly options: GatewayErrorOptions = {},
-  ) {
+  readonly status: number;
+  readonly code: string;
+  readonly options: GatewayErrorOptions;
+
+  constructor(status: number, code: string, message: string, options: GatewayErrorOptions = {}) {
+    // A refusal is an answer, not a fault: no stack is captured (a flood of 429s would pay for one each).
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message, {
       extensions: {
         code,
@@ -32,6 +34,10 @@ export class GatewayError extends GraphQLError {
         ...(options.retryAfter !== undefined ? { retryAfter: options.retryAfter } : {}),
       },
     });
+    Error.stackTraceLimit = stackTraceLimit;
+    this.status = status;
+    this.code = code;
+    this.options = options;
     this.name = 'GatewayError';
   }
 }

@@ -36,6 +36,12 @@ export interface Exchange {
   cors?: Readonly<Record<string, string>>;
   /** The GraphQL variables of a contract route: its path, query and body, checked. */
   variables?: Record<string, unknown>;
+  /**
+   * Its declared query parameters as read, in declared order (`&limit=24&resolution=1h`): what
+   * follows the path in a public answer's key. Anything else in the query is ignored by the route,
+   * so `?x=1`, `?x=2`, … are one answer, not one remembered copy each.
+   */
+  queryKey?: string;
 }
 
 /** An exchange over a node:http request. */

@@ -1,6 +1,5 @@
 import { freshnessAt, type Freshness, type FreshnessBasis } from '../../domain/freshness.js';
 import { isoOfEpochMs } from '../../domain/rfc3339.js';
-import type { RouteSpec } from '../../contract/route-spec.js';
 import type { AnswerFacts, TimedAnswer } from './answer-facts.js';
 import type { AnswerEncodings } from './answer-encoding.js';
 
@@ -32,20 +31,6 @@ export interface RetimedAnswer {
 
 /** What one snapshot version may hold, in UTF-16 code units of remembered text (~2 bytes each): past it, answers are executed. */
 const TEMPLATE_BUDGET = 32 * 1024 * 1024;
-
-/**
- * The key of a public GET answer: its path and only the query parameters its route declares, in
- * declared order, as read (`variables`). Anything else in the query is ignored by the route, so
- * `?x=1`, `?x=2`, … are one answer, not one remembered copy each.
- */
-export function answerKey(route: RouteSpec, pathname: string, variables: Readonly<Record<string, unknown>>): string {
-  let key = pathname;
-  for (const name in route.queryParams) {
-    const value = variables[name];
-    if (value !== undefined) key += `&${name}=${encodeURIComponent(String(value))}`;
-  }
-  return key;
-}
 
 /**
  * Public answers rendered once per snapshot version: an answer whose resolver said how it

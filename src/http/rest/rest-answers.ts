@@ -4,7 +4,7 @@ import { refusalAnswer, type Answer } from '../pipeline/answer.js';
 import type { Exchange } from '../pipeline/exchange.js';
 import type { AnswerEncoder } from './answer-encoding.js';
 import { finishAnswer } from './answer-finish.js';
-import { answerKey, type PublicAnswerCache } from './public-answer-cache.js';
+import type { PublicAnswerCache } from './public-answer-cache.js';
 import { executeRoute, type Enveloped } from './route-execution.js';
 import type { RouteOperation } from './route-operations.js';
 
@@ -28,7 +28,7 @@ export function restAnswers(deps: RestAnswersDeps): (exchange: Exchange) => Answ
   return (exchange) => {
     if (exchange.route.serves !== 'contract') throw new Error('restAnswers serves contract routes only');
     const spec = exchange.route.spec;
-    const key = spec.visibility === 'public' && spec.method === 'GET' ? answerKey(spec, exchange.path, exchange.variables ?? {}) : undefined;
+    const key = spec.visibility === 'public' && spec.method === 'GET' ? exchange.path + (exchange.queryKey ?? '') : undefined;
     const remembered = key === undefined ? undefined : deps.cache.answer(key);
     if (remembered) return finishAnswer(exchange, spec, remembered, deps.encoder);
     const operation = deps.operations().get(spec);

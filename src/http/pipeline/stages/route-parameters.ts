@@ -9,7 +9,7 @@ const INTEGER = /^-?\d{1,15}$/;
 const READ_LIMIT = 2_000;
 
 /** What a query string says to a route: its typed values, or the problem with it. */
-type QueryReading = { values: Readonly<Record<string, unknown>> } | { parameter: string; message: string };
+type QueryReading = { values: Readonly<Record<string, unknown>>; key: string } | { parameter: string; message: string };
 
 /**
  * A contract route's path and query parameters as GraphQL variables, checked as its row declares
@@ -42,11 +42,13 @@ export function routeParametersStage(plane: 'public' | 'guarded'): Stage {
       if (exchange.badEncoding) return refusalAnswer(exchange, invalidPathEncoding(code));
       if (!spec.queryParams || !exchange.search) {
         exchange.variables = { ...exchange.params };
+        exchange.queryKey = '';
         return undefined;
       }
       const reading = readingOf(spec, exchange.search);
       if ('parameter' in reading) return refusalAnswer(exchange, invalidParameter(code, reading.parameter, reading.message));
       exchange.variables = { ...exchange.params, ...reading.values };
+      exchange.queryKey = reading.key;
       return undefined;
     },
   };
@@ -55,11 +57,12 @@ export function routeParametersStage(plane: 'public' | 'guarded'): Stage {
 function readQuery(spec: RouteSpec, query: URLSearchParams): QueryReading {
   const declared = spec.queryParams!;
   const values: Record<string, unknown> = {};
-  for (const key of query.keys()) {
-    const bracket = key.indexOf('[');
-    if (bracket > 0 && key.slice(0, bracket) in declared) {
-      const name = key.slice(0, bracket);
-      return { parameter: name, message: `'${name}' must be given once, as ${name}=value (not ${key}=…).` };
+  let key = '';
+  for (const given of query.keys()) {
+    const bracket = given.indexOf('[');
+    if (bracket > 0 && given.slice(0, bracket) in declared) {
+      const name = given.slice(0, bracket);
+      return { parameter: name, message: `'${name}' must be given once, as ${name}=value (not ${given}=…).` };
     }
   }
   for (const [name, param] of Object.entries(declared)) {
@@ -70,8 +73,9 @@ function readQuery(spec: RouteSpec, query: URLSearchParams): QueryReading {
     const problem = valueProblem(name, param, value);
     if (problem) return { parameter: name, message: problem };
     values[name] = param.type === 'integer' ? Number(value) : value;
+    key += `&${name}=${encodeURIComponent(String(values[name]))}`;
   }
-  return { values: Object.freeze(values) };
+  return { values: Object.freeze(values), key };
 }
 
 function valueProblem(name: string, param: QueryParamSpec, value: string): string | undefined {
