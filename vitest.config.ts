@@ -5,8 +5,9 @@ export default defineConfig({
   resolve: { alias: { graphql: 'graphql/index.js' } },
   test: {
     include: ['test/**/*.test.ts'],
-    // Gateway processes in tests run the compiled build: compile it when stale.
-    globalSetup: ['test/support/build.ts'],
+    // Gateway processes in tests run the compiled build: compile it when stale. Temporary
+    // directories go under one of the run's own, removed at its end.
+    globalSetup: ['test/support/build.ts', 'test/support/temp-dir.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
