@@ -5,9 +5,13 @@
 const LAYERS = {
   entry: {
     path: '^(src/main\\.ts|src/cli/|src/lifecycle/|codegen\\.ts)',
-    below: ['composition', 'adapters', 'api', 'resolvers', 'transport', 'domain', 'core'],
+    below: ['composition', 'venues', 'adapters', 'api', 'resolvers', 'transport', 'domain', 'core'],
   },
-  composition: { path: '^src/(app\\.ts$|composition/)', below: ['adapters', 'api', 'resolvers', 'transport', 'domain', 'core'] },
+  composition: { path: '^src/(app\\.ts$|composition/)', below: ['venues', 'fakes', 'adapters', 'api', 'resolvers', 'transport', 'domain', 'core'] },
+  // A venue's folder: its source, execution venue, protocol and catalogue (adapters of the outside world).
+  venues: { path: '^src/venues/(?![^/]+/replay/)', below: ['domain', 'core'] },
+  // The wire-level fakes of the venues (tests, and GATEWAY_REPLAY's demo): nothing but the composition imports them.
+  fakes: { path: '^src/(replay/|venues/[^/]+/replay/)', below: [] },
   adapters: { path: '^src/stores/', below: ['domain', 'core'] },
   api: { path: '^schema/', below: ['resolvers', 'transport', 'domain', 'core'] },
   resolvers: { path: '^resolvers/', below: ['transport', 'domain', 'core'] },

@@ -48,9 +48,21 @@ const SharedStateRef = builder.objectRef<GatewayStatus['sharedState']>('SharedSt
   }),
 });
 
+const VenueStatusRef = builder.objectRef<GatewayStatus['venues'][number]>('VenueStatus').implement({
+  description: 'A venue the gateway serves: real (its own upstream), simulated (in-process) or replay (recorded traffic played back).',
+  fields: (t) => ({
+    id: t.exposeString('id', { description: 'Its protocol and source id.' }),
+    kind: t.exposeString('kind', { description: 'perpetuals, equities, token_swap or lending.' }),
+    mode: t.exposeString('mode', { description: 'real, simulated or replay.' }),
+    upstream: t.exposeString('upstream', { description: 'Where its data comes from (a host, never a credential).' }),
+    network: t.exposeString('network', { nullable: true, description: 'mainnet or testnet, for a venue that has both.' }),
+  }),
+});
+
 const GatewayStatusRef = builder.objectRef<GatewayStatus>('GatewayStatus').implement({
   fields: (t) => ({
     mode: t.exposeString('mode'),
+    venues: t.field({ type: [VenueStatusRef], description: 'Which venues are real and which simulated.', resolve: (s) => s.venues }),
     cache: t.field({ type: CacheStateRef, resolve: (s) => s.cache }),
     sources: t.field({ type: [SourceHealthRef], resolve: (s) => s.sources }),
     counts: t.field({ type: CountsRef, resolve: (s) => s.counts }),

@@ -17,8 +17,8 @@ const PerpPriceRef = builder.objectRef<PerpPrice>('PerpPrice').implement({
     quote: t.exposeString('quote'),
     price: t.field({ type: 'Decimal', resolve: (p) => p.price }),
     change24hPct: t.field({ type: 'Decimal', resolve: (p) => p.change24hPct }),
-    high24h: t.field({ type: 'Decimal', resolve: (p) => p.high24h }),
-    low24h: t.field({ type: 'Decimal', resolve: (p) => p.low24h }),
+    high24h: t.field({ type: 'Decimal', nullable: true, description: '24 h high; null while the venue has not reported it.', resolve: (p) => p.high24h }),
+    low24h: t.field({ type: 'Decimal', nullable: true, description: '24 h low; null while the venue has not reported it.', resolve: (p) => p.low24h }),
   }),
 });
 

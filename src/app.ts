@@ -8,7 +8,8 @@ import { readStartFiles, type StartFiles } from './config/start-files.js';
 import { ContractDocuments } from './contract/contract-documents.js';
 import { executionPlane } from './composition/execution-plane.js';
 import { httpPlane } from './composition/http-plane.js';
-import { marketDataPlane, marketSources } from './composition/market-data-plane.js';
+import { marketDataPlane, marketVenues } from './composition/market-data-plane.js';
+import { UpstreamForwarder } from './composition/upstream-forwarder.js';
 import { CursorCodec } from './domain/cursor.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import { closableEvents } from './events/closable-events.js';
@@ -62,8 +63,16 @@ export interface GatewayApp {
 export function buildApp(config: GatewayConfig, options: AppOptions = {}): GatewayApp {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
-  const venues = marketSources(config);
-  const opened = openStores(config, logger, () => clock.now());
+  const upstream = new UpstreamForwarder();
+  const venues = marketVenues(config, { clock, logger, upstream });
+  // A real venue's history is kept on disk (embedded mode); a simulator makes its own again at each start.
+  const real = new Set(venues.venues.filter((v) => v.mode !== 'simulated').map((v) => v.id));
+  const opened = openStores(
+    config,
+    logger,
+    () => clock.now(),
+    (marketId) => real.has(venues.directory.resolve(marketId)?.sourceId ?? ''),
+  );
   // Store calls are timed for /metrics (the metrics exist once the HTTP plane does).
   const timing: { metrics?: GatewayMetrics } = {};
   const stores = timedStores(options.faults?.stores?.(opened) ?? opened, (store, method, seconds, ok) => timing.metrics?.storeCall(store, method, seconds, ok));
@@ -71,7 +80,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
   const market = marketDataPlane(config, venues, { stores, events, clock, logger });
   const { bootstrap, controls: controlsFile } = options.startFiles ?? readStartFiles(config);
   const plane = executionPlane(config, {
-    ...{ stores, events, reader: market.reader, directory: market.directory, clock, logger, controlsFile },
+    ...{ stores, events, reader: market.reader, directory: market.directory, venues: market.venues, clock, logger, controlsFile },
     ...(options.faults?.venues ? { wrapVenues: options.faults.venues } : {}),
   });
   const services: AppServices = {
@@ -82,8 +91,15 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     history: market.history,
     protocols: plane.protocols,
     events,
-    contract: new ContractDocuments(),
+    contract: new ContractDocuments(() => plane.protocols.all()),
     sources: market.sources,
+    venues: market.venues.map((v) => ({
+      id: v.id,
+      kind: v.kind,
+      mode: v.mode,
+      upstream: String(v.description.upstream ?? v.id),
+      network: v.description.network === undefined ? null : String(v.description.network),
+    })),
     ingest: market.ingest,
     authenticator: plane.authenticator,
     keys: plane.keys,
@@ -98,6 +114,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
   const lifecycle = new LifecycleState();
   const http = httpPlane(config, { services, stores, lifecycle, clock, logger });
   timing.metrics = http.metrics;
+  upstream.target = http.metrics;
 
   const endStreams = async () => {
     events.endSubscriptions();
@@ -128,6 +145,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     async stop() {
       await endStreams();
       market.ingest.stop();
+      for (const source of market.sources) source.close?.();
       plane.execution.reconciler.stop();
       services.sharedControls.stop();
       await stores.lease.stop();

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Candle, PriceObservation } from '../src/domain/candle.js';
 import { encodeScaled, formatScaled } from '../src/domain/scaled-decimal.js';
-import { backfillCandles, type CandleMemo } from '../src/ingest/candle-backfill.js';
+import { backfillCandles, type CandleMemo } from '../src/venues/simulation/simulated-candles.js';
 import { loadHistory, RESOLUTION_MS } from '../src/market-data/candle-history.js';
 import { HISTORY_RESOLUTIONS } from '../src/market-data/history-limits.js';
-import { simulatedCatalogue } from '../src/sources/market-catalogue.js';
+import { simulatedCatalogue } from '../src/venues/simulation/simulated-catalogue.js';
 import { MemoryCandleStore } from '../src/stores/memory/memory-candle-store.js';
 
 const MIN = 60_000;

@@ -36,7 +36,7 @@ async function expectErrorAnswer(res: Response, status: number, code?: string) {
 
 describe('a REST answer is its field answered by the schema', () => {
   it.each(PUBLIC_ROUTES.map((r) => [r.operationId, r] as const))('%s: the route operation over /graphql gives the same data', async (_id, route) => {
-    const sofa = buildContractSofa(gw.app.yoga.getEnveloped({}).schema, new ContractDocuments());
+    const sofa = buildContractSofa(gw.app.yoga.getEnveloped({}).schema, new ContractDocuments(() => gw.app.services.protocols.all()));
     const operation = routeOperations(sofa, ROUTES).get(route)!;
     const rest = await gw.get(examplePath(route.path));
     expect(rest.status).toBe(200);

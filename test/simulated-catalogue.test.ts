@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/gateway-config.js';
-import { simulatedCatalogue } from '../src/sources/market-catalogue.js';
+import { simulatedCatalogue } from '../src/venues/simulation/simulated-catalogue.js';
 import { startGateway, type TestGateway } from './support/gateway.js';
 
 const COUNT = 60;

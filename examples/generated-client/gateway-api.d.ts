@@ -1096,6 +1096,8 @@ export interface components {
         };
         GatewayStatus: {
             mode: string;
+            /** @description Which venues are real and which simulated. */
+            venues: components["schemas"]["VenueStatus"][];
             cache: components["schemas"]["CacheState"];
             sources: components["schemas"]["SourceHealth"][];
             counts: components["schemas"]["Counts"];
@@ -1145,8 +1147,10 @@ export interface components {
             hasOrderBook: boolean;
             price: string;
             change24hPct: string;
-            high24h: string;
-            low24h: string;
+            /** @description 24 h high; null while the venue has not reported it. */
+            high24h: string | null;
+            /** @description 24 h low; null while the venue has not reported it. */
+            low24h: string | null;
             /** @description Traded notional over 24 h, in quote units. */
             volume24h: string;
             /** @description Hourly funding rate (perpetuals). */
@@ -1311,8 +1315,10 @@ export interface components {
             quote: string;
             price: string;
             change24hPct: string;
-            high24h: string;
-            low24h: string;
+            /** @description 24 h high; null while the venue has not reported it. */
+            high24h: string | null;
+            /** @description 24 h low; null while the venue has not reported it. */
+            low24h: string | null;
         };
         /** @description Envelope: current price of a perpetual. */
         PerpPriceEnvelope: components["schemas"]["PublicEnvelope"] & ({
@@ -1555,6 +1561,19 @@ export interface components {
         TokenAmount: {
             token: string;
             amount: string;
+        };
+        /** @description A venue the gateway serves: real (its own upstream), simulated (in-process) or replay (recorded traffic played back). */
+        VenueStatus: {
+            /** @description Its protocol and source id. */
+            id: string;
+            /** @description perpetuals, equities, token_swap or lending. */
+            kind: string;
+            /** @description real, simulated or replay. */
+            mode: string;
+            /** @description Where its data comes from (a host, never a credential). */
+            upstream: string;
+            /** @description mainnet or testnet, for a venue that has both. */
+            network: string | null;
         };
         WalletSessionGrant: {
             /** @description Send as Authorization: Bearer <sessionToken>. */
@@ -2043,7 +2062,7 @@ export interface operations {
                      *             "closed": true
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiaGlzdG9yeSIsInAiOnsibSI6IkJUQy1QRVJQIiwiciI6IjFoIiwidG8iOjE3OTUwMTAzOTk5OTl9fQ.wA2ZdY_0adjblIvOTBiO2CHrgG7B8tzTSPmNccj_asM"
+                     *         "nextCursor": "eyJsIjoiaGlzdG9yeSIsInAiOnsibSI6IkJUQy1QRVJQIiwiciI6IjFoIiwidG8iOjE3OTUwMTAzOTk5OTl9fQ.So2SdhCDa6A0jvBjxL3GgUNgLd6WqCC4bZkP4QjFdeA"
                      *       }
                      *     }
                      */
@@ -2067,7 +2086,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "e29dcd60-f5b9-4c09-9e25-5dae6b647f0c",
+                     *       "requestId": "eae5a9c6-2a4d-4eaf-acf6-c1c451f4bb1a",
                      *       "retryable": false
                      *     }
                      */
@@ -2280,7 +2299,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_orderbook_not_available",
                      *       "message": "No public order book for 'USDC'.",
-                     *       "requestId": "03e20d96-f706-4368-9883-b94af678501c",
+                     *       "requestId": "57812088-1efc-4e4d-8de4-0cf6a7db783c",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets; only markets with hasOrderBook=true have one."
                      *     }
@@ -2457,7 +2476,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_protocol_not_found",
                      *       "message": "No public protocol 'nope'.",
-                     *       "requestId": "08e47792-ba33-4b83-9b62-f6f4cd1c085a",
+                     *       "requestId": "3108f95a-bff8-4944-bf08-eb91e8ab250b",
                      *       "retryable": false,
                      *       "nextAction": "List public protocols with GET /api/v1/public/data/protocols.json."
                      *     }
@@ -2547,6 +2566,22 @@ export interface operations {
                      *       },
                      *       "data": {
                      *         "mode": "embedded",
+                     *         "venues": [
+                     *           {
+                     *             "id": "paper-perps",
+                     *             "kind": "perpetuals",
+                     *             "mode": "simulated",
+                     *             "upstream": "in-process simulator",
+                     *             "network": null
+                     *           },
+                     *           {
+                     *             "id": "paper-equities",
+                     *             "kind": "equities",
+                     *             "mode": "simulated",
+                     *             "upstream": "in-process simulator",
+                     *             "network": null
+                     *           }
+                     *         ],
                      *         "cache": {
                      *           "state": "warm",
                      *           "marketSnapshots": 10,
@@ -3288,7 +3323,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "market_not_found",
                      *       "message": "No perpetual market for 'NOPE'.",
-                     *       "requestId": "e6791916-ff47-4f52-a5df-752b35008297",
+                     *       "requestId": "2f2e80d1-4262-4522-bd1f-9299240f0171",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets."
                      *     }
@@ -3520,7 +3555,7 @@ export interface operations {
                      *             "annualizedPct": "10.7398"
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiZnVuZGluZyIsInAiOnsibSI6IkJUQy1QRVJQIiwiYmVmb3JlIjoxNzk1MDEwNDAwMDAwfX0.Jrb16EoHS678EzEbMRPOjJNRLT243Vk5sIdq-Uz-cLk"
+                     *         "nextCursor": "eyJsIjoiZnVuZGluZyIsInAiOnsibSI6IkJUQy1QRVJQIiwiYmVmb3JlIjoxNzk1MDEwNDAwMDAwfX0.l8nqqKmVmfe0ldYPqn4H5Fo73eFK86Bq3OYJQKPrCY4"
                      *       }
                      *     }
                      */
@@ -3544,7 +3579,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "04bd0a1e-85da-49ba-bbd5-0810a5e81f54",
+                     *       "requestId": "5cad4466-3a63-437d-8d3f-e25d2cc97188",
                      *       "retryable": false
                      *     }
                      */
@@ -3977,7 +4012,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "missing"
                      *       },
-                     *       "requestId": "de404d05-8f00-4035-8e39-68c22ee54450",
+                     *       "requestId": "c9de844a-c996-4dfc-a207-04b088d65cda",
                      *       "retryable": false,
                      *       "nextAction": "Create a key with `npm run keys -- create` and send it as a Bearer token."
                      *     }
@@ -4915,7 +4950,7 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "ags_f1a46aae-b5dc-45a6-809e-a4e733851d0a",
+                     *         "id": "ags_57fe6e04-e90b-49d2-97e9-6e82570c2b1d",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -4935,7 +4970,7 @@ export interface operations {
                      *         "active": true
                      *       },
                      *       {
-                     *         "id": "ags_c4eed1fb-c8e3-4a6d-8f88-0dd4a770da63",
+                     *         "id": "ags_83ba92ad-3d08-4ec5-b5d4-47471c4a287b",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -5067,7 +5102,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_f1a46aae-b5dc-45a6-809e-a4e733851d0a",
+                     *       "id": "ags_57fe6e04-e90b-49d2-97e9-6e82570c2b1d",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5122,7 +5157,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "wallet_session"
                      *       },
-                     *       "requestId": "a135ebd0-9c8e-4390-89bf-8adfd8da0d8e",
+                     *       "requestId": "1f6727ad-97c8-4625-a4b9-a2d20604b037",
                      *       "retryable": false,
                      *       "nextAction": "POST /api/v1/auth/siwe/nonce, sign the EIP-4361 message, then POST /api/v1/auth/siwe/verify."
                      *     }
@@ -5237,7 +5272,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_c4eed1fb-c8e3-4a6d-8f88-0dd4a770da63",
+                     *       "id": "ags_83ba92ad-3d08-4ec5-b5d4-47471c4a287b",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5304,7 +5339,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "agent_session_not_found",
                      *       "message": "No agent session ags_nope for this account.",
-                     *       "requestId": "c4eede28-ef27-4ddb-9d49-e3e095f4ccd7",
+                     *       "requestId": "2f420e6c-7f2b-4a7a-a3cd-c4cee56b2bc1",
                      *       "retryable": false
                      *     }
                      */
@@ -5400,7 +5435,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "nonce": "1d109e37dd157b65fa34aad3d3b8c060807291ce44546810",
+                     *       "nonce": "998020173cf47689752f6e3d0a76109d06a8e77060679d96",
                      *       "domain": "gateway.test",
                      *       "expiresAt": "2026-11-18T16:05:00.000Z"
                      *     }
@@ -5513,8 +5548,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 6cd75e1dc0a8461d93f78a449ade407ed15139247a158869\nIssued At: 2026-11-18T16:00:00.000Z",
-                 *       "signature": "0xdf1c4737abd059f2f2c77c4b460bfc040669552eeecc568913051b913c08d4e1559a4197ccaf77486ba7fd2491295ddce01aa13820890ea549599c4e2e0e2fa51b"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: a104dd0af1c2526d0dad40ed70f68f8572028cc0026943c9\nIssued At: 2026-11-18T16:00:00.000Z",
+                 *       "signature": "0xfe1a1fa1bb047de7b72a596f488fc72e48ee4970c3444f798a43d8337d1c6faa30c16cdb1664a6c1da1e9a3ac54b87272c55e63f6857e7287a92c0c9b6d42cfe1c"
                  *     }
                  */
                 "application/json": components["schemas"]["SiweVerifyRequest"];
@@ -5534,7 +5569,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sessionToken": "tgws_fSQ7WznOt6Ahd9n3iVBwhRSIGye5G3qLtdCDeTlpiRY",
+                     *       "sessionToken": "tgws_dj-fSPp_QzAKm9iytkLF-KR1Z4QBK5gNUNUvstA2OiI",
                      *       "accountId": "acct-1",
                      *       "wallet": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
                      *       "expiresAt": "2026-11-18T16:15:00.000Z"
@@ -5573,7 +5608,7 @@ export interface operations {
                      *       "code": "wallet_signature_invalid",
                      *       "message": "The nonce is unknown, expired or already used.",
                      *       "details": {},
-                     *       "requestId": "f7c4c1af-4801-4bb4-94d7-9605b3bf5a44",
+                     *       "requestId": "de0ae3fd-bc88-4820-95ee-e89e6db380e7",
                      *       "retryable": false,
                      *       "nextAction": "Get a new nonce from POST /api/v1/auth/siwe/nonce and sign a new message."
                      *     }
@@ -5807,7 +5842,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "previewId": "prv_715f64e3-67ee-4317-beac-a6243e58b829",
+                     *       "previewId": "prv_29d12254-50fe-44e0-8c4e-b1e8a9c2a38c",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -5917,7 +5952,7 @@ export interface operations {
                      *         "gate": "idempotency",
                      *         "check": "preview_reference"
                      *       },
-                     *       "requestId": "2852c138-b8e3-4b04-881c-3cbab4606bbf",
+                     *       "requestId": "60bee4d3-2a08-4c40-bf67-ade1f377df71",
                      *       "retryable": false,
                      *       "nextAction": "Use a new referenceId, or read the execution by referenceId before any retry."
                      *     }
@@ -6001,8 +6036,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Only records in this state. */
                 state?: "pending" | "approved" | "rejected" | "expired" | "consumed";
-                /** @description Only records of this protocol. */
-                protocol?: "paper-perps" | "paper-equities" | "paper-swap" | "paper-lending";
+                /** @description Only records of this protocol (an id GET /api/v1/capabilities lists). */
+                protocol?: string;
                 /** @description Only records whose referenceId starts with this. */
                 referenceId?: string;
                 /** @description Created at or after (RFC 3339). */
@@ -6041,7 +6076,7 @@ export interface operations {
                      *       "data": {
                      *         "approvals": [
                      *           {
-                     *             "approvalId": "apr_2e428042-fd2c-4062-9b67-10c33d61be44",
+                     *             "approvalId": "apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
                      *             "state": "consumed",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *             "instruction": {
@@ -6062,19 +6097,19 @@ export interface operations {
                      *             "expiresAt": "2026-11-18T16:05:00.000Z",
                      *             "decidedAt": "2026-11-18T16:00:00.000Z",
                      *             "consumedAt": "2026-11-18T16:00:00.000Z",
-                     *             "executionId": "exe_2d2be432-06b4-47be-9f22-deece88fe855",
+                     *             "executionId": "exe_c3afa90e-7a68-4e2d-843c-ccd7fdf4dfe6",
                      *             "approveRequest": {
-                     *               "statement": "Approve execution apr_2e428042-fd2c-4062-9b67-10c33d61be44 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Approve execution apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_2e428042-fd2c-4062-9b67-10c33d61be44",
+                     *                 "urn:gateway:approval:apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
                      *             },
                      *             "rejectRequest": {
-                     *               "statement": "Reject execution apr_2e428042-fd2c-4062-9b67-10c33d61be44 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Reject execution apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_2e428042-fd2c-4062-9b67-10c33d61be44",
+                     *                 "urn:gateway:approval:apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
@@ -6105,7 +6140,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "state"
                      *       },
-                     *       "requestId": "00a11617-c8a0-4133-9a2e-cc3f83daa454",
+                     *       "requestId": "efdb8c5b-220e-400e-9c97-62768c373c34",
                      *       "retryable": false
                      *     }
                      */
@@ -6205,7 +6240,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_2e428042-fd2c-4062-9b67-10c33d61be44",
+                     *       "approvalId": "apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6228,17 +6263,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_2e428042-fd2c-4062-9b67-10c33d61be44 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_2e428042-fd2c-4062-9b67-10c33d61be44",
+                     *           "urn:gateway:approval:apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_2e428042-fd2c-4062-9b67-10c33d61be44 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_2e428042-fd2c-4062-9b67-10c33d61be44",
+                     *           "urn:gateway:approval:apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6382,7 +6417,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_2e428042-fd2c-4062-9b67-10c33d61be44",
+                     *       "approvalId": "apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6405,17 +6440,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_2e428042-fd2c-4062-9b67-10c33d61be44 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_2e428042-fd2c-4062-9b67-10c33d61be44",
+                     *           "urn:gateway:approval:apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_2e428042-fd2c-4062-9b67-10c33d61be44 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_2e428042-fd2c-4062-9b67-10c33d61be44",
+                     *           "urn:gateway:approval:apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6469,7 +6504,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "approval_not_found",
                      *       "message": "No approval apr_nope for this account.",
-                     *       "requestId": "7c02b466-43eb-4fb2-aafd-32b613d86fd0",
+                     *       "requestId": "c3544349-6b1b-4e11-a57f-c90c665e7c78",
                      *       "retryable": false
                      *     }
                      */
@@ -6528,8 +6563,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "decision": "approve",
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_2e428042-fd2c-4062-9b67-10c33d61be44 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: a5c30e304ea2f088b6338600210f66a6b9ea0174b12197a1\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_2e428042-fd2c-4062-9b67-10c33d61be44\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                 *       "signature": "0xae853c6d41dd813032ab57eb89910282f415da9712bc9f8ea6a2327f659c2d5e7262195871b8ea21dba171620312ead6693520e26d268a0e50a2650fc3dce4221c"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 777755fb37f8cbbea19ebca0e8348833f976a992f8952f2c\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                 *       "signature": "0x08edbecd2178f61f4b82b3fb48db9edb044391e0d2e63c731902f73dd441a13b15e8cdc287f3a2c53c9dce45a6bfeaeab51453014a8b5b2292924b3c501c014c1b"
                  *     }
                  */
                 "application/json": components["schemas"]["ApprovalDecision"];
@@ -6549,7 +6584,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_2e428042-fd2c-4062-9b67-10c33d61be44",
+                     *       "approvalId": "apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
                      *       "state": "approved",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6572,17 +6607,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_2e428042-fd2c-4062-9b67-10c33d61be44 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_2e428042-fd2c-4062-9b67-10c33d61be44",
+                     *           "urn:gateway:approval:apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_2e428042-fd2c-4062-9b67-10c33d61be44 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_2e428042-fd2c-4062-9b67-10c33d61be44",
+                     *           "urn:gateway:approval:apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6669,7 +6704,7 @@ export interface operations {
                      *       "details": {
                      *         "state": "approved"
                      *       },
-                     *       "requestId": "3bc06476-14a7-41ea-a053-6e4fcefde1a8",
+                     *       "requestId": "f4bd2897-8967-4068-b608-ffc2e52a1026",
                      *       "retryable": false,
                      *       "nextAction": "Create a new approval."
                      *     }
@@ -6766,7 +6801,7 @@ export interface operations {
                  *         "type": "market"
                  *       },
                  *       "referenceId": "example-0001",
-                 *       "approvalId": "apr_2e428042-fd2c-4062-9b67-10c33d61be44"
+                 *       "approvalId": "apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5"
                  *     }
                  */
                 "application/json": components["schemas"]["ExecuteRequest"];
@@ -6787,14 +6822,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_2d2be432-06b4-47be-9f22-deece88fe855",
+                     *       "executionId": "exe_c3afa90e-7a68-4e2d-843c-ccd7fdf4dfe6",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_2e428042-fd2c-4062-9b67-10c33d61be44",
+                     *       "approvalId": "apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -6874,7 +6909,7 @@ export interface operations {
                      *         "gate": "authority",
                      *         "check": "agent_session"
                      *       },
-                     *       "requestId": "01e3e1a0-1387-457d-a562-367401e33ae1",
+                     *       "requestId": "3e31cf02-f239-4f09-8460-4052ff10e1ff",
                      *       "retryable": false,
                      *       "nextAction": "Interactive: create and approve an approval, then submit with its approvalId. API key: activate an agent session covering this order."
                      *     }
@@ -6903,7 +6938,7 @@ export interface operations {
                      *         "gate": "quote",
                      *         "check": "preview"
                      *       },
-                     *       "requestId": "e2322f2d-79ae-413f-827f-844c23e519f9",
+                     *       "requestId": "60071e91-fccb-4d96-ad08-7fa529f3c787",
                      *       "retryable": true,
                      *       "nextAction": "Call POST /api/v1/execute/preview again with the same body, then resubmit."
                      *     }
@@ -6987,8 +7022,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Only records in this state. */
                 state?: "accepted" | "submitted" | "filled" | "partially_filled" | "rejected" | "failed" | "unknown";
-                /** @description Only records of this protocol. */
-                protocol?: "paper-perps" | "paper-equities" | "paper-swap" | "paper-lending";
+                /** @description Only records of this protocol (an id GET /api/v1/capabilities lists). */
+                protocol?: string;
                 /** @description Only records whose referenceId starts with this. */
                 referenceId?: string;
                 /** @description Created at or after (RFC 3339). */
@@ -7027,14 +7062,14 @@ export interface operations {
                      *       "data": {
                      *         "executions": [
                      *           {
-                     *             "executionId": "exe_2d2be432-06b4-47be-9f22-deece88fe855",
+                     *             "executionId": "exe_c3afa90e-7a68-4e2d-843c-ccd7fdf4dfe6",
                      *             "referenceId": "example-0001",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *             "protocol": "paper-perps",
                      *             "action": "place_order",
                      *             "state": "filled",
                      *             "principalKind": "wallet_session",
-                     *             "approvalId": "apr_2e428042-fd2c-4062-9b67-10c33d61be44",
+                     *             "approvalId": "apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
                      *             "agentSessionId": null,
                      *             "fill": {
                      *               "price": "62740.4",
@@ -7087,7 +7122,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "cursor"
                      *       },
-                     *       "requestId": "ba01710c-f25d-41e2-814b-607b499f4a21",
+                     *       "requestId": "155c326e-1dd9-4eed-a74d-dfc1b0080cd4",
                      *       "retryable": false
                      *     }
                      */
@@ -7171,14 +7206,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_2d2be432-06b4-47be-9f22-deece88fe855",
+                     *       "executionId": "exe_c3afa90e-7a68-4e2d-843c-ccd7fdf4dfe6",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_2e428042-fd2c-4062-9b67-10c33d61be44",
+                     *       "approvalId": "apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -7254,7 +7289,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "execution_not_found",
                      *       "message": "No execution exe_nope for this account.",
-                     *       "requestId": "93b980e9-596b-4c69-af46-87ce608b9e00",
+                     *       "requestId": "9a50bac0-65a4-421b-acc6-8a1c711281ee",
                      *       "retryable": false
                      *     }
                      */
@@ -7323,14 +7358,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_2d2be432-06b4-47be-9f22-deece88fe855",
+                     *       "executionId": "exe_c3afa90e-7a68-4e2d-843c-ccd7fdf4dfe6",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_2e428042-fd2c-4062-9b67-10c33d61be44",
+                     *       "approvalId": "apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -7517,7 +7552,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "api_key_not_found",
                      *       "message": "No key k-nope for this account.",
-                     *       "requestId": "2fbcad8d-6eb5-4f40-bb84-55d78762080f",
+                     *       "requestId": "b2edb6e4-5aa3-407c-b0d5-fb94e15413a5",
                      *       "retryable": false
                      *     }
                      */
@@ -7626,10 +7661,10 @@ export interface operations {
                      *           "type": "execution",
                      *           "referenceId": "example-0001",
                      *           "details": {
-                     *             "executionId": "exe_2d2be432-06b4-47be-9f22-deece88fe855",
+                     *             "executionId": "exe_c3afa90e-7a68-4e2d-843c-ccd7fdf4dfe6",
                      *             "state": "filled",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                     *             "approvalId": "apr_2e428042-fd2c-4062-9b67-10c33d61be44",
+                     *             "approvalId": "apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
                      *             "agentSessionId": null,
                      *             "fill": {
                      *               "price": "62740.4",
@@ -7640,8 +7675,8 @@ export interface operations {
                      *               "feeToken": "USDC"
                      *             }
                      *           },
-                     *           "prevHash": "4dcd1a9948e22face91dd34c55b972b6009abfe09ec17fc618b48b18468fdac2",
-                     *           "hash": "cf7cc62369a9583d0ff97f62b070374d340c19b8eb92a8eebd21df11bed3a55f"
+                     *           "prevHash": "073e51f80ca71093168b8a54435208b6c116a79ead45bb76a4fc7640062950b6",
+                     *           "hash": "b50706bcfea806905bd8a0b1827f92a1d1be7406066b77a30d5cb1f93b94fd59"
                      *         },
                      *         {
                      *           "seq": 9,
@@ -7655,13 +7690,13 @@ export interface operations {
                      *             "check": "agent_session",
                      *             "instructionHash": "cb1ca44f43f2c7b8faa5adfa29c138ab9674cf284e2079265658148018a68472"
                      *           },
-                     *           "prevHash": "cf7cc62369a9583d0ff97f62b070374d340c19b8eb92a8eebd21df11bed3a55f",
-                     *           "hash": "e9b2903e1a14dbc8c768cd9d90f7054785bb177417005efc8e5e9403dae95b3c"
+                     *           "prevHash": "b50706bcfea806905bd8a0b1827f92a1d1be7406066b77a30d5cb1f93b94fd59",
+                     *           "hash": "f6ccf8b3901f28925bf8c0e7317cd0f5f04cf4dd61e1dfc6c0adb1c6d9a39d4c"
                      *         }
                      *       ],
                      *       "chainValid": true,
                      *       "brokenAt": null,
-                     *       "nextCursor": "eyJsIjoiYXVkaXQiLCJwIjp7ImEiOiJhY2N0LTEiLCJiZWZvcmUiOjh9fQ.-9YmcK78PID_NMVnFkAb22QACrsDfqF_vMkgEzPs9kw"
+                     *       "nextCursor": "eyJsIjoiYXVkaXQiLCJwIjp7ImEiOiJhY2N0LTEiLCJiZWZvcmUiOjh9fQ.lHzjhGLQeyTkXg0SFqGiaX4DBmbecvRlfsjv9_jeHjg"
                      *     }
                      */
                     "application/json": components["schemas"]["AuditLog"];

@@ -13,8 +13,8 @@ export interface PerpPrice {
   quote: string;
   price: string;
   change24hPct: string;
-  high24h: string;
-  low24h: string;
+  high24h: string | null;
+  low24h: string | null;
 }
 
 export interface FundingPoint {

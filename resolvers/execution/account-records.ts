@@ -43,6 +43,9 @@ function query(ctx: GatewayContext, list: string, states: readonly string[], a: 
   if (!Number.isInteger(limit) || limit < RECORD_LIST_LIMIT.min || limit > RECORD_LIST_LIMIT.max)
     throw invalidParameter(INVALID_LIST_QUERY, 'limit', `'limit' must be an integer from ${RECORD_LIST_LIMIT.min} to ${RECORD_LIST_LIMIT.max}.`);
   if (a.state && !states.includes(a.state)) throw invalidParameter(INVALID_LIST_QUERY, 'state', `'state' must be one of ${states.join(', ')}.`);
+  const protocols = ctx.services.protocols.publicProtocols().map((p) => p.id);
+  if (a.protocol && !protocols.includes(a.protocol))
+    throw invalidParameter(INVALID_LIST_QUERY, 'protocol', `'protocol' must be one of ${protocols.join(', ')} (GET /api/v1/capabilities).`);
   const filter: RecordFilter = {};
   if (a.state) filter.state = a.state;
   if (a.protocol) filter.protocol = a.protocol;

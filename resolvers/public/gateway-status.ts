@@ -14,6 +14,7 @@ export interface GatewayStatus {
     newestSnapshotAt: number | null;
   };
   sources: (SourceHealth & { markets: number })[];
+  venues: readonly { id: string; kind: string; mode: string; upstream: string; network: string | null }[];
   counts: { markets: number; protocols: number };
   /** Where this replica keeps shared state and whether it can reach it. */
   sharedState: SharedStateStatus;
@@ -31,7 +32,8 @@ export async function statusEnvelope(ctx: GatewayContext): Promise<PublicEnvelop
     reader.healthBySource(),
   ]);
   const times = snapshots.filter((s) => s !== undefined).map((s) => s.receivedAt);
-  const sourceIds = [...new Set(markets.map((m) => m.sourceId))];
+  // Every configured source, even one listing nothing yet (a real venue before its first answer).
+  const sourceIds = [...new Set([...ctx.services.sources.map((s) => s.id), ...markets.map((m) => m.sourceId)])];
   const sources = sourceIds.map((id) => ({ ...(health.get(id) ?? unknownHealth(id)), markets: reader.directory.ofSource(id).length }));
   const freshness: FreshnessBasis = { parts: sources.map((s) => sourceFreshnessBasis(s)), fallback: { missing: 'no_snapshot', sourceStatus: 'unknown' } };
   const status: GatewayStatus = {
@@ -44,6 +46,7 @@ export async function statusEnvelope(ctx: GatewayContext): Promise<PublicEnvelop
       newestSnapshotAt: times.length ? Math.max(...times) : null,
     },
     sources,
+    venues: ctx.services.venues,
     counts: { markets: markets.length, protocols: protocols.publicProtocols().length },
     sharedState: ctx.services.sharedState.status(),
   };

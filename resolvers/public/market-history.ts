@@ -96,9 +96,13 @@ export async function marketHistoryEnvelope(ctx: GatewayContext, args: HistoryAr
   const result = await history.candles({ marketId: market.id, ...q, now });
   if ('refused' in result) throw invalid(result.refused, 'resolution');
   const view = await reader.view(market, now);
-  const basis: FreshnessBasis = view
-    ? viewFreshnessBasis(view.asOfMs, view.freshness.sourceStatus)
-    : { missing: 'no_snapshot', sourceStatus: await reader.sourceStatus(market.sourceId) };
+  // A real venue's history still being fetched: the first read answers at once and says so.
+  const basis: FreshnessBasis =
+    result.points.length === 0 && history.backfilling(market.id)
+      ? { missing: 'history_backfilling', sourceStatus: view?.freshness.sourceStatus ?? (await reader.sourceStatus(market.sourceId)) }
+      : view
+        ? viewFreshnessBasis(view.asOfMs, view.freshness.sourceStatus)
+        : { missing: 'no_snapshot', sourceStatus: await reader.sourceStatus(market.sourceId) };
   const oldest = result.points[0];
   const nextCursor =
     oldest && result.points.length === q.limit && (q.from === undefined || oldest.start > q.from)

@@ -13,11 +13,11 @@ import type { GatewayEvents } from '../events/gateway-events.js';
 import { AuditTrail } from '../execution/audit-trail.js';
 import { createExecutionServices, type ExecutionServices } from '../execution/execution-services.js';
 import { Ledger } from '../execution/ledger.js';
-import { createPaperVenues } from '../execution/venues/paper-venues.js';
 import type { ExecutionVenue } from '../execution/venues/execution-venue.js';
 import type { MarketDirectory } from '../market-data/market-directory.js';
 import type { MarketReader } from '../market-data/market-reader.js';
-import { DEFAULT_PROTOCOLS } from '../protocols/default-protocols.js';
+import type { ConfiguredVenue } from '../venues/venue-module.js';
+import { UNOBSERVED } from '../sources/upstream-observer.js';
 import { ProtocolRegistry } from '../protocols/protocol-registry.js';
 import type { GatewayStores } from '../stores/gateway-stores.js';
 
@@ -39,6 +39,8 @@ export function executionPlane(
     events: GatewayEvents;
     reader: MarketReader;
     directory: MarketDirectory;
+    /** The venues the configuration chose: their protocols and execution venues. */
+    venues: readonly ConfiguredVenue[];
     clock: Clock;
     logger: Logger;
     controlsFile: StartFiles['controls'];
@@ -47,11 +49,11 @@ export function executionPlane(
   },
 ): ExecutionPlane {
   const { stores, events, reader, directory, clock, logger } = deps;
-  const protocols = new ProtocolRegistry(DEFAULT_PROTOCOLS);
+  const protocols = new ProtocolRegistry(deps.venues.flatMap((v) => v.protocols));
   const controls = new ExecutionControls();
   if (deps.controlsFile) applyControlsFile(deps.controlsFile, controls, protocols, new Date(clock.now()).toISOString());
   const wallets = new WalletSessions(stores.execution.walletSessions, stores.identities, clock, { domain: config.siweDomain });
-  const venues = createPaperVenues(directory);
+  const venues = new Map(deps.venues.map((v) => [v.id, v.createExecutionVenue({ clock, logger, directory, upstream: UNOBSERVED })]));
   const execution = createExecutionServices(
     {
       clock,

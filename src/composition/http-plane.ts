@@ -47,6 +47,7 @@ export function httpPlane(
   const sockets: { openSockets(): number; close(): Promise<void> }[] = [];
   const metrics = new GatewayMetrics({
     openSockets: () => sockets.reduce((n, s) => n + s.openSockets(), 0),
+    upstreams: () => services.sources.flatMap((s) => (s.upstream ? [{ venue: s.id, report: s.upstream() }] : [])),
     sharedState: stores.sharedState,
     healthBySource: () => services.reader.healthBySource(),
     now: () => clock.now(),

@@ -2,19 +2,21 @@ import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/gateway-config.js';
 import type { Clock } from '../domain/clock.js';
 import type { GatewayEvents } from '../events/gateway-events.js';
-import { backfillMissingHistory } from '../ingest/history-backfill.js';
 import { IngestLoop } from '../ingest/ingest-loop.js';
 import { HistoryReader } from '../market-data/history-reader.js';
 import { MarketDirectory } from '../market-data/market-directory.js';
 import { MarketReader } from '../market-data/market-reader.js';
+import type { MarketDataSource } from '../sources/market-data-source.js';
+import type { UpstreamObserver } from '../sources/upstream-observer.js';
 import { checkFaultSources } from '../sources/source-faults.js';
-import { createSimulatedSources } from '../sources/simulated-sources.js';
-import type { SimulatedSource } from '../sources/simulated-source.js';
 import type { GatewayStores } from '../stores/gateway-stores.js';
+import type { ConfiguredVenue } from '../venues/venue-module.js';
+import { selectVenues } from '../venues/venue-registry.js';
 
 /** The public data plane: venues (sources), ingest, and the readers resolvers answer from. */
 export interface MarketDataPlane {
-  sources: SimulatedSource[];
+  venues: readonly ConfiguredVenue[];
+  sources: MarketDataSource[];
   directory: MarketDirectory;
   reader: MarketReader;
   history: HistoryReader;
@@ -23,21 +25,26 @@ export interface MarketDataPlane {
   lead(): Promise<void>;
 }
 
-/** The venues the configuration names, before the stores open (their catalogue decides the directory). */
-export function marketSources(config: GatewayConfig): { sources: SimulatedSource[]; directory: MarketDirectory } {
-  const sources = createSimulatedSources(config.simulatedMarkets);
-  checkFaultSources(config.simulatedFaults, sources);
-  for (const s of sources) s.setFault(config.simulatedFaults[s.id] ?? 'none');
-  return { sources, directory: new MarketDirectory(sources.flatMap((s) => s.markets())) };
+/** The venues the configuration chooses and their sources, before the stores open (their catalogues make the directory). */
+export function marketVenues(config: GatewayConfig, deps: { clock: Clock; logger: Logger; upstream: UpstreamObserver }) {
+  const venues = selectVenues(config.venueEnv, { simulatedMarkets: config.simulatedMarkets, simulatedFaults: config.simulatedFaults });
+  checkFaultSources(
+    config.simulatedFaults,
+    venues.filter((v) => v.mode === 'simulated'),
+  );
+  const directory = new MarketDirectory([]);
+  const sources = venues.map((v) => v.createSource({ ...deps, directory }));
+  directory.list(sources.flatMap((s) => s.markets()));
+  return { venues, sources, directory };
 }
 
 export function marketDataPlane(
   config: GatewayConfig,
-  venues: { sources: SimulatedSource[]; directory: MarketDirectory },
+  chosen: ReturnType<typeof marketVenues>,
   deps: { stores: GatewayStores; events: GatewayEvents; clock: Clock; logger: Logger },
 ): MarketDataPlane {
   const { stores, events, clock, logger } = deps;
-  const { sources, directory } = venues;
+  const { venues, sources, directory } = chosen;
   const { cache, candles, funding } = stores;
   const reader = new MarketReader(directory, cache, clock);
   const ingest = new IngestLoop({
@@ -45,14 +52,15 @@ export function marketDataPlane(
     freshnessHeartbeatMs: config.freshnessHeartbeatMs,
   });
   return {
+    venues,
     sources,
     directory,
     reader,
-    history: new HistoryReader(candles, funding),
+    history: new HistoryReader(candles, funding, (marketId) => sources.some((s) => s.historyPending?.(marketId))),
     ingest,
     async lead() {
       const at = clock.now();
-      await backfillMissingHistory(candles, funding, directory.markets, at);
+      await Promise.all(sources.map((s) => s.backfillHistory?.({ candles, funding }, at)));
       await ingest.pollAll();
       logger.info({ markets: directory.markets.length, ms: clock.now() - at }, 'history backfilled and first snapshots cached');
     },

@@ -64,6 +64,11 @@ export interface GatewayConfig {
   simulatedFaults: Record<string, SourceFault>;
   /** Markets the simulated venues list (GATEWAY_SIM_MARKETS). */
   simulatedMarkets: number;
+  /**
+   * The environment the venues read their own variables from (HYPERLIQUID_NETWORK, ALPACA_KEY_ID,
+   * ...): each venue module (src/venues/<id>/) checks its own, so a new venue adds none here.
+   */
+  venueEnv: Readonly<Record<string, string | undefined>>;
   /** An unchanged market's freshness is re-sent to subscribers after this long (FRESHNESS_HEARTBEAT_MS). */
   freshnessHeartbeatMs: number;
   /** null keeps identities in memory only (tests). */
@@ -108,6 +113,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConf
     ingestLeaseTtlMs: e.INGEST_LEASE_TTL_MS,
     simulatedFaults,
     simulatedMarkets: e.GATEWAY_SIM_MARKETS,
+    venueEnv: { ...source },
     freshnessHeartbeatMs: e.FRESHNESS_HEARTBEAT_MS,
     dataDir: e.GATEWAY_DATA_DIR,
     bootstrapPath: e.GATEWAY_BOOTSTRAP,

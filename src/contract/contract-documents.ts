@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { buildContractOpenApi, type OpenApiDocument } from './contract-openapi.js';
 import { ROUTES } from './route-registry.js';
 import { immutableJson } from '../domain/rendered-json.js';
+import type { ProtocolDefinition } from '../protocols/protocol.js';
 
 /**
  * The contract documents, generated once from Sofa's OpenAPI output when the router is built,
@@ -12,10 +13,13 @@ export class ContractDocuments {
   private publicDoc: OpenApiDocument | undefined;
   private fullDoc: OpenApiDocument | undefined;
 
-  /** Called with Sofa's raw document each time the Sofa router is (re)built. */
+  /** The protocols the configured venues serve: the documents' request bodies and records name them. */
+  constructor(private readonly protocols: () => readonly ProtocolDefinition[]) {}
+
+  /** Called with Sofa's raw document when the contract is derived from the schema. */
   update(sofaDocument: OpenApiDocument, schema: GraphQLSchema): void {
-    this.publicDoc = immutableJson(buildContractOpenApi(sofaDocument, ROUTES, schema, 'public'));
-    this.fullDoc = immutableJson(buildContractOpenApi(sofaDocument, ROUTES, schema, 'full'));
+    this.publicDoc = immutableJson(buildContractOpenApi(sofaDocument, ROUTES, schema, 'public', this.protocols()));
+    this.fullDoc = immutableJson(buildContractOpenApi(sofaDocument, ROUTES, schema, 'full', this.protocols()));
   }
 
   /** Public routes only (GET /api/v1/public/openapi.public.json). */

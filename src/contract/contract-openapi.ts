@@ -4,7 +4,8 @@ import { sofaPath } from './route-registry.js';
 import { CONTRACT_SCHEMA_VERSION, type RouteSpec } from './route-spec.js';
 import { RESPONSE_HEADERS } from './openapi-errors.js';
 import { operationOf } from './openapi-operation.js';
-import { REQUEST_SCHEMAS, RESPONSE_ENUMS } from './openapi-requests.js';
+import { requestSchemas, responseEnums } from './openapi-requests.js';
+import type { ProtocolDefinition } from '../protocols/protocol.js';
 import { ERROR_RESPONSE_SCHEMA, FRESHNESS_SCHEMA, PUBLIC_ENVELOPE_SCHEMA } from './openapi-schemas.js';
 
 export type OpenApiDocument = Record<string, any>;
@@ -37,6 +38,8 @@ export function buildContractOpenApi(
   routes: readonly RouteSpec[],
   schema: GraphQLSchema,
   audience: ContractAudience,
+  /** The protocols the configured venues serve: the request bodies and records name them. */
+  protocols: readonly ProtocolDefinition[],
 ): OpenApiDocument {
   const paths: Record<string, any> = {};
   // Spec, Versioning: internal routes are excluded from the contract.
@@ -52,8 +55,9 @@ export function buildContractOpenApi(
     PublicEnvelope: PUBLIC_ENVELOPE_SCHEMA,
     Freshness: FRESHNESS_SCHEMA,
     ErrorResponse: ERROR_RESPONSE_SCHEMA,
-    ...REQUEST_SCHEMAS,
+    ...requestSchemas(protocols),
   };
+  const enums = responseEnums(protocols);
   // Only the components the document's operations use, so neither document carries unused ones.
   const schemas: Record<string, JsonSchema> = {};
   const pending = [...refsIn(paths)];
@@ -67,7 +71,7 @@ export function buildContractOpenApi(
     }
     const raw = sofaDoc.components?.schemas?.[name];
     if (!raw) throw new Error(`Sofa's document has no schema ${name}`);
-    schemas[name] = upgradeSchema(name, raw, schema);
+    schemas[name] = upgradeSchema(name, raw, schema, enums);
     pending.push(...refsIn(schemas[name]));
   }
 
@@ -107,13 +111,13 @@ export function buildContractOpenApi(
 }
 
 /** Sofa never marks nullable fields: take nullability from the GraphQL type (3.1 style). */
-function upgradeSchema(name: string, raw: JsonSchema, schema: GraphQLSchema): JsonSchema {
+function upgradeSchema(name: string, raw: JsonSchema, schema: GraphQLSchema, enums: Record<string, readonly string[]>): JsonSchema {
   const type = schema.getType(name);
   const out: JsonSchema = structuredClone(raw);
   if (!isObjectType(type) || !out.properties) return out;
   const fields = type.getFields();
   for (const [prop, propSchema] of Object.entries<JsonSchema>(out.properties)) {
-    const values = RESPONSE_ENUMS[`${name}.${prop}`];
+    const values = enums[`${name}.${prop}`];
     const typed = values ? { ...propSchema, enum: [...values] } : propSchema;
     const field = fields[prop];
     out.properties[prop] = field && !isNonNullType(field.type) ? nullable(typed) : typed;

@@ -11,7 +11,11 @@ export interface Freshness {
 
 export const MAX_AGE_MS = { default: 60_000, orderBook: 5_000 } as const;
 
-export type StaleReason = 'max_age_exceeded' | 'source_down' | 'no_snapshot' | 'not_found';
+/** `history_backfilling`: a real venue's history of the market is still being fetched (its first read answers at once, saying so). */
+export type StaleReason = 'max_age_exceeded' | 'source_down' | 'no_snapshot' | 'not_found' | 'history_backfilling';
+
+/** Why a response has no data behind it. */
+export type MissingReason = 'not_found' | 'no_snapshot' | 'history_backfilling';
 
 /**
  * Freshness of data observed at `asOf`, computed at request time (DESIGN: Data plane).
@@ -28,7 +32,7 @@ function agedFreshness(asOfIso: string, asOf: number, sourceStatus: SourceStatus
 }
 
 /** Freshness of a response that has no data behind it (unknown market, never ingested). */
-export function missingFreshness(reason: 'not_found' | 'no_snapshot', sourceStatus: SourceStatus, now: number): Freshness {
+export function missingFreshness(reason: MissingReason, sourceStatus: SourceStatus, now: number): Freshness {
   return { asOf: new Date(now).toISOString(), freshnessMs: 0, stale: true, staleReason: reason, sourceStatus };
 }
 
@@ -73,7 +77,7 @@ export function sourceFreshnessBasis(health: SourceHealth | undefined): Freshnes
 export type FreshnessBasis =
   /** `asOfIso`, when set, is `asOf` as toISOString gives it (kept by a basis reused across requests). */
   | { asOf: number; sourceStatus: SourceStatus; maxAgeMs: number; asOfIso?: string }
-  | { missing: 'not_found' | 'no_snapshot'; sourceStatus: SourceStatus }
+  | { missing: MissingReason; sourceStatus: SourceStatus }
   | { parts: FreshnessBasis[]; fallback: FreshnessBasis };
 
 /**

@@ -33,8 +33,9 @@ export interface MarketQuote {
   marketId: string;
   price: string;
   change24hPct: string;
-  high24h: string;
-  low24h: string;
+  /** The 24 h range, when the venue reports it or its candles of the last 24 h are stored (never made up). */
+  high24h: string | null;
+  low24h: string | null;
   volume24h: string;
   fundingRate: string | null;
   nextFundingAt: number | null;

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
-import type { MarketDefinition } from '../domain/market.js';
+import type { MarketDefinition, MarketQuote, OrderBookSnapshot } from '../domain/market.js';
 import type { SourceHealth } from '../domain/source-health.js';
 import type { GatewayEvents } from '../events/gateway-events.js';
 import type { MarketReader } from '../market-data/market-reader.js';
@@ -8,7 +8,9 @@ import { orderBookView } from '../market-data/order-book-view.js';
 import type { CandleStore } from '../market-data/candle-store.js';
 import type { FundingStore } from '../market-data/funding-store.js';
 import type { SnapshotCache } from '../market-data/snapshot-cache.js';
-import type { MarketDataSource, SourceReading } from '../sources/market-data-source.js';
+import type { Candle } from '../domain/candle.js';
+import type { MarketDataSource, SourceReading, SourceSink } from '../sources/market-data-source.js';
+import { writeVenueCandles } from './venue-candles.js';
 
 export interface IngestDeps {
   sources: readonly MarketDataSource[];
@@ -26,6 +28,18 @@ export interface IngestDeps {
 }
 
 const FRESHNESS_CHECK_MS = 1_000;
+/**
+ * Streamed updates are written together at this pace: a venue streaming hundreds of books a
+ * second would otherwise change the snapshot version (and invalidate every rendered answer) as often.
+ */
+const STREAM_FLUSH_MS = 500;
+
+/** What a venue streamed since the last flush: the newest quote and book per market, every candle. */
+interface StreamedUpdates {
+  quotes: Map<string, MarketQuote>;
+  books: Map<string, Omit<OrderBookSnapshot, 'receivedAt'>>;
+  candles: Map<string, { marketId: string; resolutionMs: number; candles: Map<number, Candle> }>;
+}
 
 /** The next sequence number of a market in one topic (1 for its first event). */
 function next(sequences: Map<string, number>, marketId: string): number {
@@ -49,6 +63,9 @@ export class IngestLoop {
   private readonly sequences = { market: new Map<string, number>(), book: new Map<string, number>() };
   /** Set while rounds fail to reach the stores (Redis unreachable), so a streak is logged once. */
   private storesFailing = false;
+  /** The venues' streams while this replica ingests, and what each streamed since the last flush. */
+  private readonly streams: (() => void)[] = [];
+  private readonly streamed = new Map<MarketDataSource, StreamedUpdates>();
 
   constructor(private readonly deps: IngestDeps) {}
 
@@ -58,11 +75,68 @@ export class IngestLoop {
     }
     this.timers.push(setInterval(() => void this.guard('freshness', () => this.publishFreshnessChanges()), FRESHNESS_CHECK_MS));
     this.timers.push(setInterval(() => void this.guard('prune', () => this.deps.candles.prune(this.deps.clock.now())), PRUNE_EVERY_MS));
+    for (const source of this.deps.sources) {
+      if (!source.stream) continue;
+      this.streams.push(source.stream(this.sinkFor(source)));
+      this.timers.push(setInterval(() => void this.guard(`stream ${source.id}`, () => this.flushStreamed(source)), STREAM_FLUSH_MS));
+    }
     for (const t of this.timers) t.unref();
   }
 
   stop(): void {
     for (const t of this.timers.splice(0)) clearInterval(t);
+    for (const stop of this.streams.splice(0)) stop();
+    this.streamed.clear();
+  }
+
+  /** Where a venue's stream puts its updates until the next flush (the newest per market wins). */
+  private sinkFor(source: MarketDataSource): SourceSink {
+    const pending = (): StreamedUpdates => {
+      let updates = this.streamed.get(source);
+      if (!updates) this.streamed.set(source, (updates = { quotes: new Map(), books: new Map(), candles: new Map() }));
+      return updates;
+    };
+    return {
+      quote: (quote) => void pending().quotes.set(quote.marketId, quote),
+      book: (book) => void pending().books.set(book.marketId, book),
+      candle: (marketId, resolutionMs, candle) => {
+        const series = pending().candles;
+        const key = `${marketId}|${resolutionMs}`;
+        let entry = series.get(key);
+        if (!entry) series.set(key, (entry = { marketId, resolutionMs, candles: new Map() }));
+        entry.candles.set(candle.start, candle);
+      },
+    };
+  }
+
+  /** Writes what a venue streamed since the last flush, in one go, and publishes it. */
+  async flushStreamed(source: MarketDataSource): Promise<void> {
+    const updates = this.streamed.get(source);
+    if (!updates) return;
+    this.streamed.delete(source);
+    const { cache, candles, events, clock, reader } = this.deps;
+    const receivedAt = clock.now();
+    for (const q of updates.quotes.values()) await cache.putMarket({ ...q, receivedAt });
+    for (const b of updates.books.values()) await cache.putOrderBook({ ...b, receivedAt });
+    for (const { marketId, resolutionMs, candles: byStart } of updates.candles.values()) {
+      await writeVenueCandles(
+        candles,
+        marketId,
+        resolutionMs,
+        [...byStart.values()].sort((a, b) => a.start - b.start),
+      );
+    }
+    const now = clock.now();
+    const status = await reader.sourceStatus(source.id);
+    const updated = [...updates.quotes.keys()].flatMap((id) => reader.directory.resolve(id) ?? []);
+    const { views } = await reader.views(updated, now);
+    for (const view of views) events.publish('market:updated', { ...view, sequence: next(this.sequences.market, view.id), producedAt: now });
+    for (const b of updates.books.values()) {
+      const m = reader.directory.resolve(b.marketId);
+      const book = await cache.getOrderBook(b.marketId);
+      if (m && book)
+        events.publish('orderbook:updated', { ...orderBookView(m, book, status, now), sequence: next(this.sequences.book, m.id), producedAt: now });
+    }
   }
 
   /** A round that cannot reach the stores fails alone, never the process; the next one retries. */
@@ -106,18 +180,24 @@ export class IngestLoop {
     // Only the venue's own failure marks it down; a store that cannot be written fails the round.
     if (reading) {
       const receivedAt = clock.now();
+      // A venue's listings and delistings, as its poll saw them: a delisted market leaves the list.
+      if (reader.directory.relist(source.id, source.markets())) logger.info({ source: source.id, markets: source.markets().length }, 'venue listing changed');
       for (const q of reading.quotes) {
         await cache.putMarket({ ...q, receivedAt });
-        await candles.record(q.marketId, { time: q.sourceTime, price: q.price, volume: q.volumeDelta });
+        // A venue with its own candles (stream and history) is not sampled: its candles are the venue's.
+        if (!source.venueCandles) await candles.record(q.marketId, { time: q.sourceTime, price: q.price, volume: q.volumeDelta });
         if (q.lastFunding) await funding.append(q.marketId, q.lastFunding);
       }
       for (const b of reading.books) await cache.putOrderBook({ ...b, receivedAt });
+      const upstream = source.upstream?.();
+      const degraded = reading.degraded || (upstream !== undefined && upstream.status !== 'healthy');
       health = {
         sourceId: source.id,
-        status: reading.degraded ? 'degraded' : 'healthy',
+        // A dead stream or a run of refusals upstream says more than one good poll.
+        status: upstream?.status === 'down' ? 'down' : degraded ? 'degraded' : 'healthy',
         lastAttemptAt: startedAt,
         lastSuccessAt: receivedAt,
-        lastError: reading.degraded ? 'venue answered in part (order books missing)' : null,
+        lastError: degraded ? (reading.degradedReason ?? upstream?.reason ?? 'venue answered in part') : null,
         consecutiveFailures: 0,
       };
       await cache.putSourceHealth(health);
@@ -133,16 +213,18 @@ export class IngestLoop {
         }
       }
     } else {
+      const failures = (previous?.consecutiveFailures ?? 0) + 1;
       health = {
         sourceId: source.id,
-        status: 'down',
+        // A real venue is degraded by one failed poll and down after a run of them; a simulator's outage is at once.
+        status: failures >= (source.failuresBeforeDown ?? 1) ? 'down' : 'degraded',
         lastAttemptAt: startedAt,
         lastSuccessAt: previous?.lastSuccessAt ?? null,
         lastError: failure,
-        consecutiveFailures: (previous?.consecutiveFailures ?? 0) + 1,
+        consecutiveFailures: failures,
       };
       await cache.putSourceHealth(health);
-      if (health.consecutiveFailures === 1) logger.warn({ source: source.id, err: failure }, 'market-data source down');
+      if (health.consecutiveFailures === 1) logger.warn({ source: source.id, err: failure }, 'market-data source failed');
     }
     if (previous && previous.status !== health.status) {
       logger.info({ source: source.id, from: previous.status, to: health.status }, 'source status changed');

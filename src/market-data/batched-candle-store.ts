@@ -35,6 +35,14 @@ export class BatchedCandleStore implements CandleStore {
     return this.base.putCandles(marketId, resolutionMs, candles);
   }
 
+  upsertCandles(marketId: string, resolutionMs: number, candles: readonly Candle[]): Promise<void> {
+    return this.base.upsertCandles(marketId, resolutionMs, candles);
+  }
+
+  latest(marketId: string, resolutionMs: number): Promise<number | undefined> {
+    return this.base.latest(marketId, resolutionMs);
+  }
+
   range(marketId: string, resolutionMs: number, from: number, to: number): Promise<Candle[]> {
     return this.ranges.load({ marketId, resolutionMs, from, to });
   }

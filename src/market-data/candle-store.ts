@@ -10,6 +10,12 @@ export interface CandleStore {
   /** Replaces stored candles of one tier with backfilled ones (sorted by start). */
   putCandles(marketId: string, resolutionMs: number, candles: readonly Candle[]): Promise<void>;
   /**
+   * Writes a venue's own candles into one tier (sorted by start): each replaces the stored candle
+   * with its start, or is inserted in order; the others are kept. A real venue's history and its
+   * streamed candles arrive this way, and a durable store keeps them across restarts.
+   */
+  upsertCandles(marketId: string, resolutionMs: number, candles: readonly Candle[]): Promise<void>;
+  /**
    * `putCandles` with the candles produced when the series is first read (or earlier, in the
    * background), reading exactly as if they had been put now and later observations recorded
    * after them. Only a store read by this process alone can (in memory); others backfill eagerly.
@@ -19,6 +25,8 @@ export interface CandleStore {
   range(marketId: string, resolutionMs: number, from: number, to: number): Promise<Candle[]>;
   /** Start of the oldest stored candle of one tier, if any. */
   earliest(marketId: string, resolutionMs: number): Promise<number | undefined>;
+  /** Start of the newest stored candle of one tier, if any (where a venue's backfill resumes). */
+  latest(marketId: string, resolutionMs: number): Promise<number | undefined>;
   /** `range` of several series in one round trip (stores that can batch). */
   rangeMany?(requests: readonly CandleRange[]): Promise<Candle[][]>;
   /** `earliest` of several series in one round trip (stores that can batch). */

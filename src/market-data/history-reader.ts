@@ -12,11 +12,13 @@ export class HistoryReader {
   constructor(
     private readonly candleStore: CandleStore,
     private readonly fundingStore: FundingStore,
+    /** Whether a market's history is still being fetched from its venue (a cold market's read says so). */
+    readonly backfilling: (marketId: string) => boolean = () => false,
   ) {}
 
   /** A reader for one request whose candle reads are batched across markets (graph fields). */
   batched(): HistoryReader {
-    return new HistoryReader(new BatchedCandleStore(this.candleStore), this.fundingStore);
+    return new HistoryReader(new BatchedCandleStore(this.candleStore), this.fundingStore, this.backfilling);
   }
 
   /** The candle store's version of one market's series (undefined where the store has none): read before the candles. */

@@ -11,8 +11,8 @@ export interface MarketRecord {
   hasOrderBook: boolean;
   price: string;
   change24hPct: string;
-  high24h: string;
-  low24h: string;
+  high24h: string | null;
+  low24h: string | null;
   volume24h: string;
   fundingRate: string | null;
   nextFundingAt: string | null;

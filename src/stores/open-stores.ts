@@ -13,21 +13,30 @@ import { MemorySnapshotCache } from './memory/memory-snapshot-cache.js';
 import { SoleIngestion } from './memory/sole-ingestion.js';
 import { openRedisStores } from './redis/open-redis-stores.js';
 import { openEmbeddedStores } from './sqlite/open-sqlite-stores.js';
+import { DurableCandleStore, DurableFundingStore } from './sqlite/durable-market-history.js';
+import { SqliteMarketHistory } from './sqlite/sqlite-market-history.js';
 
 /**
  * The stores of the configured mode: with REDIS_URL every one of them lives in Redis; otherwise
  * (embedded) market data in process and everything the execution plane and identity keep in
  * `<GATEWAY_DATA_DIR>/gateway.db`; with no data directory (tests), all in memory.
  */
-export function openStores(config: GatewayConfig, logger: Logger, now: () => number = Date.now): GatewayStores {
+export function openStores(
+  config: GatewayConfig,
+  logger: Logger,
+  now: () => number = Date.now,
+  /** Whether a market's history is kept on disk in embedded mode (a real venue's; a simulator makes its own again). */
+  keptHistory: (marketId: string) => boolean = () => false,
+): GatewayStores {
   const { redisUrl } = config;
   if (redisUrl) return openRedisStores({ ...config, redisUrl }, logger);
   const lease = new SoleIngestion();
   const durable = config.dataDir ? openEmbeddedStores(config.dataDir, logger, now) : undefined;
+  const history = config.dataDir ? new SqliteMarketHistory(config.dataDir, (err) => logger.warn({ err }, 'market history could not be written')) : undefined;
   return {
     cache: new MemorySnapshotCache(),
-    candles: new MemoryCandleStore(),
-    funding: new MemoryFundingStore(),
+    candles: history ? new DurableCandleStore(history) : new MemoryCandleStore(),
+    funding: history ? new DurableFundingStore(history, keptHistory) : new MemoryFundingStore(),
     identities: durable?.identities ?? new MemoryIdentityStore(),
     rateLimiter: new FlexibleRateLimiter((p) => new RateLimiterMemory({ points: p.points, duration: p.windowSeconds, keyPrefix: p.name })),
     events: durable ? publishedAfterCommit(createGatewayEvents(), durable.commits) : createGatewayEvents(),
@@ -38,7 +47,10 @@ export function openStores(config: GatewayConfig, logger: Logger, now: () => num
     sharedState: { status: () => ({ mode: 'embedded', connected: true, lastError: null, lastErrorAt: null, ingestionLeader: lease.held }) },
     connect: async () => undefined,
     ping: async () => void durable?.db.prepare('SELECT 1').get(),
-    close: async () => durable?.close(),
+    close: async () => {
+      history?.close();
+      durable?.close();
+    },
   };
 }
 

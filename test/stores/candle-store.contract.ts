@@ -48,6 +48,26 @@ export function candleStoreContract(name: string, make: () => Promise<CandleStor
       expect(await store.range('none', MIN, 0, 10 * MIN)).toEqual([]);
     });
 
+    it('upserts a venue’s candles: one with a stored start replaces it, others go in order, the rest are kept; latest is the newest', async () => {
+      const store = await make();
+      const candle = (i: number, close: string) => ({ start: i * MIN, open: '1', high: close, low: '1', close, volume: '1' });
+      expect(await store.latest('U', MIN)).toBeUndefined();
+      await store.upsertCandles('U', MIN, [candle(1, '1'), candle(3, '3'), candle(5, '5')]);
+      // A sparse venue: minute 4 had no trade and stays absent; minute 5 was open and changed.
+      await store.upsertCandles('U', MIN, [candle(2, '2'), candle(5, '5.5'), candle(6, '6')]);
+      const stored = await store.range('U', MIN, 0, 10 * MIN);
+      expect(stored.map((c) => [c.start / MIN, c.close])).toEqual([
+        [1, '1'],
+        [2, '2'],
+        [3, '3'],
+        [5, '5.5'],
+        [6, '6'],
+      ]);
+      expect(await store.latest('U', MIN)).toBe(6 * MIN);
+      expect(await store.earliest('U', MIN)).toBe(MIN);
+      expect(await store.latest('U', HOUR)).toBeUndefined(); // a tier is written only when asked
+    });
+
     it('prunes each tier to its retention', async () => {
       const store = await make();
       const minuteTier = store.tiers.find((t) => t.resolutionMs === MIN)!;

@@ -17,6 +17,10 @@ import { migrate, MIGRATIONS } from '../../src/stores/sqlite/sqlite-migrations.j
 import { executionStoresContract } from './execution-stores.contract.js';
 import { expiringStoresContract, MovingClock } from './expiring-stores.contract.js';
 import { identityStoreContract } from './identity-store.contract.js';
+import { candleStoreContract } from './candle-store.contract.js';
+import { fundingStoreContract } from './funding-store.contract.js';
+import { DurableCandleStore, DurableFundingStore } from '../../src/stores/sqlite/durable-market-history.js';
+import { SqliteMarketHistory } from '../../src/stores/sqlite/sqlite-market-history.js';
 
 const silent = pino({ level: 'silent' });
 const opened: { close(): void }[] = [];
@@ -31,6 +35,16 @@ function freshDb(dir = tempDir()): SqliteDatabase {
 }
 
 identityStoreContract('sqlite', async () => new SqliteIdentityStore(freshDb()));
+/** The embedded market history (market-history.db), closed after the file's tests. */
+function freshHistory(dir = tempDir('history')): SqliteMarketHistory {
+  const history = new SqliteMarketHistory(dir, (err) => {
+    throw err;
+  });
+  opened.push(history);
+  return history;
+}
+candleStoreContract('sqlite market history', async () => new DurableCandleStore(freshHistory()));
+fundingStoreContract('sqlite market history', async (retention) => new DurableFundingStore(freshHistory(), () => true, retention));
 executionStoresContract('sqlite', async () => sqliteExecutionStores(freshDb()));
 expiringStoresContract('sqlite', async (now) => sqliteExecutionStores(freshDb(), now));
 // As the gateway runs them: every call inside the group commit's batches.
@@ -257,4 +271,46 @@ describe('racing processes on one database file', () => {
     const winner = results.findIndex((r) => r.consumed);
     expect(await stores.approvals.get('a1')).toMatchObject({ state: 'consumed', executionId: `exe-w${winner + 1}` });
   }, 60_000);
+});
+
+describe('the embedded market history (market-history.db)', () => {
+  const MIN = 60_000;
+  const candle = (i: number, close = String(i)) => ({ start: i * MIN, open: '1', high: close, low: '1', close, volume: '2' });
+
+  it('keeps a venue’s candles and funding across a restart; a simulator’s funding is not written', async () => {
+    const dir = tempDir('history');
+    const first = new SqliteMarketHistory(dir, (err) => {
+      throw err;
+    });
+    const candles = new DurableCandleStore(first);
+    await candles.upsertCandles('BTC-PERP', MIN, [candle(1), candle(2)]);
+    await candles.record('SIM', { time: 5 * MIN, price: '3', volume: '1' }); // sampled: made again at each start
+    const funding = new DurableFundingStore(first, (id) => id === 'BTC-PERP');
+    await funding.append('BTC-PERP', { time: 3_600_000, rate: '0.0001' });
+    await funding.append('SIM-PERP', { time: 3_600_000, rate: '0.0002' });
+    first.close();
+
+    const second = freshHistory(dir);
+    const reopened = new DurableCandleStore(second);
+    expect(await reopened.range('BTC-PERP', MIN, 0, 10 * MIN)).toEqual([candle(1), candle(2)]);
+    expect(await reopened.latest('BTC-PERP', MIN)).toBe(2 * MIN);
+    expect(await reopened.range('SIM', MIN, 0, 10 * MIN)).toEqual([]);
+    const refunded = new DurableFundingStore(second, () => true);
+    expect(await refunded.latest('BTC-PERP', 10)).toEqual([{ time: 3_600_000, rate: '0.0001' }]);
+    expect(await refunded.latest('SIM-PERP', 10)).toEqual([]);
+  });
+
+  it('reads nothing and throws nothing once closed (a deferred series produced while the gateway stops)', async () => {
+    const dir = tempDir('history');
+    const writer = freshHistory(dir);
+    writer.writeCandles('ETH-PERP', MIN, [candle(1)]);
+    writer.close();
+    const history = new SqliteMarketHistory(dir, (err) => {
+      throw err;
+    });
+    const store = new DurableCandleStore(history);
+    history.close();
+    expect(await store.range('ETH-PERP', MIN, 0, 10 * MIN)).toEqual([]);
+    expect(() => history.prune(MIN, 0)).not.toThrow();
+  });
 });

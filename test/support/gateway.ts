@@ -3,6 +3,7 @@ import { buildApp, type AppOptions, type GatewayApp } from '../../src/app.js';
 import { testConfig, type GatewayConfig } from '../../src/config/gateway-config.js';
 import { ManualClock } from '../../src/domain/clock.js';
 import type { GatewayStores } from '../../src/stores/gateway-stores.js';
+import { SimulatedSource } from '../../src/venues/simulation/simulated-source.js';
 import { prefillHistory, prefillOnConnect } from './history.js';
 
 export interface TestGateway {
@@ -45,7 +46,7 @@ export async function startGateway(overrides: Partial<GatewayConfig> = {}, at = 
     clock,
     get: (path, init) => fetch(baseUrl + path, init),
     async setFault(sourceId, fault) {
-      const source = app.services.sources.find((s) => s.id === sourceId);
+      const source = app.services.sources.find((s): s is SimulatedSource => s.id === sourceId && s instanceof SimulatedSource);
       if (!source) throw new Error(`no simulated source ${sourceId}`);
       source.setFault(fault);
       await app.services.ingest.pollSource(source);

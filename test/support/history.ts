@@ -1,5 +1,5 @@
 import type { GatewayApp } from '../../src/app.js';
-import { backfillCandles, type CandleMemo } from '../../src/ingest/candle-backfill.js';
+import { backfillCandles, type CandleMemo } from '../../src/venues/simulation/simulated-candles.js';
 import type { MarketDefinition } from '../../src/domain/market.js';
 import type { GatewayStores } from '../../src/stores/gateway-stores.js';
 

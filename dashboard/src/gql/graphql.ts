@@ -435,6 +435,8 @@ export type GatewayStatus = {
   mode: Scalars['String']['output'];
   sharedState: SharedState;
   sources: Array<SourceHealth>;
+  /** Which venues are real and which simulated. */
+  venues: Array<VenueStatus>;
 };
 
 export type LendingPosition = {
@@ -483,13 +485,15 @@ export type Market = {
   /** Hourly funding rate (perpetuals). */
   fundingRate: Maybe<Scalars['Decimal']['output']>;
   hasOrderBook: Scalars['Boolean']['output'];
-  high24h: Scalars['Decimal']['output'];
+  /** 24 h high; null while the venue has not reported it. */
+  high24h: Maybe<Scalars['Decimal']['output']>;
   /** Stored candles, as GET /api/v1/public/markets/{asset}/history (same validation and codes). */
   history: MarketHistory;
   /** Market id, such as BTC-PERP. */
   id: Scalars['String']['output'];
   kind: MarketKind;
-  low24h: Scalars['Decimal']['output'];
+  /** 24 h low; null while the venue has not reported it. */
+  low24h: Maybe<Scalars['Decimal']['output']>;
   /** On the state marketUpdated sends on subscribe with lastSequence: whether events came after it (then refetch); null otherwise. */
   missedEvents: Maybe<Scalars['Boolean']['output']>;
   nextFundingAt: Maybe<Scalars['DateTime']['output']>;
@@ -894,8 +898,10 @@ export type PerpPosition = {
 export type PerpPrice = {
   asset: Scalars['String']['output'];
   change24hPct: Scalars['Decimal']['output'];
-  high24h: Scalars['Decimal']['output'];
-  low24h: Scalars['Decimal']['output'];
+  /** 24 h high; null while the venue has not reported it. */
+  high24h: Maybe<Scalars['Decimal']['output']>;
+  /** 24 h low; null while the venue has not reported it. */
+  low24h: Maybe<Scalars['Decimal']['output']>;
   marketId: Scalars['String']['output'];
   price: Scalars['Decimal']['output'];
   quote: Scalars['String']['output'];
@@ -1345,6 +1351,20 @@ export type SubscriptionOrderBookUpdatedArgs = {
 export type TokenAmount = {
   amount: Scalars['Decimal']['output'];
   token: Scalars['String']['output'];
+};
+
+/** A venue the gateway serves: real (its own upstream), simulated (in-process) or replay (recorded traffic played back). */
+export type VenueStatus = {
+  /** Its protocol and source id. */
+  id: Scalars['String']['output'];
+  /** perpetuals, equities, token_swap or lending. */
+  kind: Scalars['String']['output'];
+  /** real, simulated or replay. */
+  mode: Scalars['String']['output'];
+  /** mainnet or testnet, for a venue that has both. */
+  network: Maybe<Scalars['String']['output']>;
+  /** Where its data comes from (a host, never a credential). */
+  upstream: Scalars['String']['output'];
 };
 
 /** The caller's account, as its API key or wallet session names it. Fields guarded by a scope are null (with an error) without it. */

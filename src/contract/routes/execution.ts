@@ -1,4 +1,3 @@
-import { PROTOCOL_IDS } from '../openapi-requests.js';
 import type { QueryParamSpec, RouteSpec, RouteVisibility } from '../route-spec.js';
 import { APPROVAL_STATES, EXECUTION_STATES } from '../../execution/execution-types.js';
 
@@ -18,7 +17,7 @@ const listParams = (states: readonly string[]): Record<string, QueryParamSpec> =
   limit: { type: 'integer', minimum: 1, maximum: 100, default: 25, description: 'Records per page, newest first.' },
   cursor: { type: 'string', description: 'The nextCursor of the previous page (opaque, signed); omit for the first page.' },
   state: { type: 'string', enum: states, description: 'Only records in this state.' },
-  protocol: { type: 'string', enum: PROTOCOL_IDS, description: 'Only records of this protocol.' },
+  protocol: { type: 'string', description: 'Only records of this protocol (an id GET /api/v1/capabilities lists).' },
   referenceId: { type: 'string', description: 'Only records whose referenceId starts with this.' },
   from: { type: 'string', format: 'date-time', description: 'Created at or after (RFC 3339).' },
   to: { type: 'string', format: 'date-time', description: 'Created at or before (RFC 3339).' },

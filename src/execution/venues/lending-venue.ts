@@ -5,6 +5,7 @@ import { invalidField } from '../../errors/error-factories.js';
 import type { ExecutionInstruction } from '../instruction.js';
 import type { ExecutionVenue, Quote, VenueContext, VenueFill } from './execution-venue.js';
 import { gateRefusal } from '../../errors/gate-refusals.js';
+import { listOf } from './order-book-venue.js';
 
 const ACTIONS = ['supply', 'withdraw', 'borrow', 'repay'] as const;
 type LendingAction = (typeof ACTIONS)[number];
@@ -19,12 +20,12 @@ const LOAN_TO_VALUE = new Decimal('0.75');
 export class LendingVenue implements ExecutionVenue {
   constructor(
     readonly protocolId: string,
-    private readonly markets: readonly MarketDefinition[],
+    private readonly markets: () => readonly MarketDefinition[],
   ) {}
 
   marketFor(i: ExecutionInstruction): MarketDefinition {
-    const market = findMarket(this.markets, i.assetIn.token);
-    if (!market) throw invalidField('assetIn.token', `has no lending market on ${this.protocolId} (${this.markets.map((m) => m.asset).join(', ')})`);
+    const market = findMarket(this.markets(), i.assetIn.token);
+    if (!market) throw invalidField('assetIn.token', `has no lending market on ${this.protocolId} (${listOf(this.markets())})`);
     return market;
   }
 
@@ -50,7 +51,7 @@ export class LendingVenue implements ExecutionVenue {
   }
 
   private async priceOf(token: string, ctx: VenueContext): Promise<Decimal> {
-    const market = this.markets.find((m) => m.asset === token);
+    const market = this.markets().find((m) => m.asset === token);
     const view = market && (await ctx.reader.view(market, ctx.now));
     if (!view) throw gateRefusal('VENUE_UNHEALTHY', `No price for ${token}.`, { gate: 'venue_health' });
     return new Decimal(view.price);

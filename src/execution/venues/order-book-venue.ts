@@ -1,7 +1,6 @@
 import { Decimal } from '../../domain/decimal.js';
 import type { MarketDefinition } from '../../domain/market.js';
 import { findMarket } from '../../market-data/market-directory.js';
-import { isSessionOpen } from '../../sources/equity-session.js';
 import { invalidField } from '../../errors/error-factories.js';
 import type { ExecutionInstruction } from '../instruction.js';
 import { walkBook } from './book-walk.js';
@@ -12,7 +11,8 @@ const SETTLEMENT = 'USDC';
 
 export interface OrderBookVenueOptions {
   protocolId: string;
-  markets: readonly MarketDefinition[];
+  /** Its markets as listed now (a real venue's catalogue moves). */
+  markets: () => readonly MarketDefinition[];
   /** Taker fee as a fraction of notional. */
   feeRate: string;
   /** Perpetuals post margin and hold signed positions; equities buy and sell shares outright. */
@@ -32,8 +32,9 @@ export class OrderBookVenue implements ExecutionVenue {
   }
 
   marketFor(i: ExecutionInstruction): MarketDefinition {
-    const market = findMarket(this.options.markets, i.assetIn.token);
-    if (!market) throw invalidField('assetIn.token', `is not traded on ${this.protocolId} (${this.options.markets.map((m) => m.asset).join(', ')})`);
+    const markets = this.options.markets();
+    const market = findMarket(markets, i.assetIn.token);
+    if (!market) throw invalidField('assetIn.token', `is not traded on ${this.protocolId} (${listOf(markets)})`);
     return market;
   }
 
@@ -103,7 +104,8 @@ export class OrderBookVenue implements ExecutionVenue {
     const avg = walked.filled.gt(0) ? walked.notional.div(walked.filled) : new Decimal(levels[0]?.price ?? 0);
     const notional = avg.mul(o.amount);
     const { fee, changes, mayGoNegative } = this.changesFor(market, o.side, o.amount, notional, o.leverage);
-    const closed = this.options.style === 'equity' && !isSessionOpen(ctx.now);
+    // The venue's own session, as its last quote said (a simulator's clock, or a broker's market clock).
+    const closed = this.options.style === 'equity' && (await ctx.cache.getMarket(market.id))?.sessionOpen === false;
     return {
       marketId: market.id,
       side: o.side,
@@ -140,4 +142,10 @@ export class OrderBookVenue implements ExecutionVenue {
       reason,
     };
   }
+}
+
+/** The assets a venue trades, as a refusal names them (a real catalogue lists hundreds: the first few). */
+export function listOf(markets: readonly MarketDefinition[]): string {
+  const shown = markets.slice(0, 12).map((m) => m.asset);
+  return markets.length > shown.length ? `${shown.join(', ')} and ${markets.length - shown.length} more` : shown.join(', ');
 }

@@ -17,14 +17,14 @@ const POOL_QUOTE_RESERVE = new Decimal(25_000_000);
 export class SwapVenue implements ExecutionVenue {
   constructor(
     readonly protocolId: string,
-    private readonly pools: readonly MarketDefinition[],
+    private readonly pools: () => readonly MarketDefinition[],
   ) {}
 
   marketFor(i: ExecutionInstruction): MarketDefinition {
     const out = i.metadata?.tokenOut?.toUpperCase();
     const inToken = i.assetIn.token.toUpperCase();
     if (!out) throw invalidField('metadata.tokenOut', 'is required for a swap');
-    const pool = this.pools.find((p) => (p.asset === inToken && p.quote === out) || (p.asset === out && p.quote === inToken));
+    const pool = this.pools().find((p) => (p.asset === inToken && p.quote === out) || (p.asset === out && p.quote === inToken));
     if (!pool) throw invalidField('metadata.tokenOut', `has no pool with ${i.assetIn.token} on ${this.protocolId}`);
     return pool;
   }

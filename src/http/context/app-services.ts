@@ -15,7 +15,7 @@ import type { IngestLoop } from '../../ingest/ingest-loop.js';
 import type { HistoryReader } from '../../market-data/history-reader.js';
 import type { MarketReader } from '../../market-data/market-reader.js';
 import type { ProtocolRegistry } from '../../protocols/protocol-registry.js';
-import type { SimulatedSource } from '../../sources/simulated-source.js';
+import type { MarketDataSource } from '../../sources/market-data-source.js';
 
 /** The services built once at start-up and passed to resolvers through the context (never raw stores). */
 export interface AppServices {
@@ -29,7 +29,9 @@ export interface AppServices {
   protocols: ProtocolRegistry;
   events: GatewayEvents;
   contract: ContractDocuments;
-  sources: SimulatedSource[];
+  sources: MarketDataSource[];
+  /** The venues that run, as /status describes them: real, simulated or replay. */
+  venues: readonly { id: string; kind: string; mode: string; upstream: string; network: string | null }[];
   ingest: IngestLoop;
   authenticator: Authenticator;
   keys: ApiKeys;

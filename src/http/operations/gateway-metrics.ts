@@ -4,10 +4,14 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { SharedState } from '../../domain/shared-state.js';
 import type { SourceHealth } from '../../domain/source-health.js';
 import type { GatewayEvents } from '../../events/gateway-events.js';
+import type { UpstreamReport } from '../../sources/market-data-source.js';
+import type { UpstreamObserver } from '../../sources/upstream-observer.js';
 
 export interface MetricsSources {
   /** Open graphql-ws sockets. */
   openSockets(): number;
+  /** Each real venue's upstream: weight spent in the last minute against its budget. */
+  upstreams(): { venue: string; report: UpstreamReport }[];
   sharedState: SharedState;
   healthBySource(): Promise<Map<string, SourceHealth>>;
   now(): number;
@@ -18,7 +22,7 @@ export interface MetricsSources {
  * What GET /metrics exposes (Prometheus text format), on a registry of this server's own so
  * several gateways in one process (tests) never share counters.
  */
-export class GatewayMetrics {
+export class GatewayMetrics implements UpstreamObserver {
   readonly registry = new Registry();
   private readonly requests: Histogram<'method' | 'route' | 'status'>;
   private readonly sse: Gauge;
@@ -26,6 +30,8 @@ export class GatewayMetrics {
   private readonly outcomes: Counter<'outcome' | 'code'>;
   private readonly rateLimited: Counter<'policy'>;
   private readonly storeCalls: Histogram<'store' | 'method' | 'ok'>;
+  private readonly upstreamRequests: Counter<'venue' | 'type' | 'outcome'>;
+  private readonly reconnects: Counter<'venue'>;
   /** Label children by `method route status`: observing one skips prom-client's label hashing. */
   private readonly series = new Map<string, ReturnType<Histogram['labels']>>();
   private readonly storeSeries = new Map<string, ReturnType<Histogram['labels']>>();
@@ -65,6 +71,27 @@ export class GatewayMetrics {
       labelNames: ['store', 'method', 'ok'],
       buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 2.5],
       registers,
+    });
+    this.upstreamRequests = new Counter({
+      name: 'gateway_upstream_requests_total',
+      help: 'Requests a real venue adapter made, by venue, request type and outcome (200, 429, 5xx, timeout, error)',
+      labelNames: ['venue', 'type', 'outcome'],
+      registers,
+    });
+    this.reconnects = new Counter({
+      name: 'gateway_upstream_stream_reconnects_total',
+      help: "Reconnections of a real venue's stream, by venue",
+      labelNames: ['venue'],
+      registers,
+    });
+    const budget = new Gauge({
+      name: 'gateway_upstream_budget_used_ratio',
+      help: 'Per real venue: request weight spent in the last minute as a share of its budget (never above 1)',
+      labelNames: ['venue'],
+      registers,
+      collect() {
+        for (const { venue, report } of sources.upstreams()) budget.set({ venue }, report.weightLastMinute / report.budgetPerMinute);
+      },
     });
     new Gauge({
       name: 'gateway_graphql_ws_sockets_open',
@@ -113,6 +140,14 @@ export class GatewayMetrics {
       const updates = sources.events.subscribe('execution:updated') as AsyncIterable<{ state: string }>;
       for await (const execution of updates) executions.inc({ state: execution.state });
     })();
+  }
+
+  request(venue: string, type: string, outcome: string): void {
+    this.upstreamRequests.inc({ venue, type, outcome });
+  }
+
+  reconnect(venue: string): void {
+    this.reconnects.inc({ venue });
   }
 
   observe(method: string, route: string, status: number, seconds: number): void {

@@ -15,7 +15,8 @@ const STATUS_KEYS = Object.keys({
 
 /**
  * The version of everything a public answer is computed from besides the instant: the snapshot
- * cache's writes, the protocol registry's changes and this replica's shared-state status. Undefined
+ * cache's writes, the protocol registry's changes, the market listing's changes and this
+ * replica's shared-state status. Undefined
  * where the snapshot cache is not versioned (Redis): such answers are rendered every time. Read on
  * every public request: the status is compared member by member and the text made only when a part moved.
  */
@@ -24,6 +25,7 @@ export function answerVersion(reader: MarketReader, protocols: ProtocolRegistry,
   let sharedRevision = 0;
   let lastCache: number | undefined;
   let lastProtocols = -1;
+  let lastListing = -1;
   let text = '';
   return () => {
     const cache = reader.version();
@@ -34,10 +36,12 @@ export function answerVersion(reader: MarketReader, protocols: ProtocolRegistry,
       sharedRevision += 1;
       lastCache = undefined;
     }
-    if (cache !== lastCache || protocols.revision !== lastProtocols) {
+    const listing = reader.directory.revision;
+    if (cache !== lastCache || protocols.revision !== lastProtocols || listing !== lastListing) {
       lastCache = cache;
       lastProtocols = protocols.revision;
-      text = `${cache}.${protocols.revision}.${sharedRevision}`;
+      lastListing = listing;
+      text = `${cache}.${protocols.revision}.${sharedRevision}.${listing}`;
     }
     return text;
   };

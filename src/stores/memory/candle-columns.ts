@@ -88,6 +88,25 @@ export class CandleColumns {
     if (!this.write(this.tail - 1, c)) this.toObjects()[this.length - 1] = c;
   }
 
+  /**
+   * Writes `candles` (sorted by start) over the series: one with a stored start replaces it, a
+   * later one is appended; one falling between stored ones rebuilds the series in order (rare:
+   * a venue's backfill meeting its stream).
+   */
+  upsert(candles: readonly Candle[]): void {
+    let rebuild = false;
+    for (const c of candles) {
+      const last = this.last();
+      if (!last || c.start > last.start) this.push(c);
+      else if (c.start === last.start) this.replaceLast(c);
+      else rebuild = true;
+    }
+    if (!rebuild) return;
+    const byStart = new Map(this.slice(0, this.length).map((c) => [c.start, c]));
+    for (const c of candles) byStart.set(c.start, c);
+    this.replaceAll([...byStart.values()].sort((a, b) => a.start - b.start));
+  }
+
   /** Replaces every candle, allocating exactly what they need. */
   replaceAll(candles: readonly Candle[]): void {
     this.objects = undefined;

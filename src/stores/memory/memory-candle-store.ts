@@ -78,6 +78,12 @@ export class MemoryCandleStore implements CandleStore {
     this.columns(marketId, resolutionMs).replaceAll(candles);
   }
 
+  async upsertCandles(marketId: string, resolutionMs: number, candles: readonly Candle[]): Promise<void> {
+    if (candles.length === 0) return;
+    this.wrote(marketId);
+    this.settled(marketId, resolutionMs).upsert(candles);
+  }
+
   /** `putCandles` with candles produced later: on the first read of the series or in the background. */
   async deferCandles(marketId: string, resolutionMs: number, produce: () => readonly Candle[]): Promise<void> {
     this.wrote(marketId);
@@ -96,6 +102,11 @@ export class MemoryCandleStore implements CandleStore {
   async earliest(marketId: string, resolutionMs: number): Promise<number | undefined> {
     const columns = this.settled(marketId, resolutionMs);
     return columns.length === 0 ? undefined : columns.startAt(0);
+  }
+
+  async latest(marketId: string, resolutionMs: number): Promise<number | undefined> {
+    const columns = this.settled(marketId, resolutionMs);
+    return columns.length === 0 ? undefined : columns.startAt(columns.length - 1);
   }
 
   async prune(now: number): Promise<void> {

@@ -97,6 +97,20 @@ export class RedisCandleStore implements CandleStore {
     await this.redis.guard(() => multi.exec());
   }
 
+  async upsertCandles(marketId: string, resolutionMs: number, candles: readonly Candle[]): Promise<void> {
+    if (candles.length === 0) return;
+    const key = this.series(marketId, resolutionMs);
+    const multi = this.redis.client.multi().sAdd(this.index(resolutionMs), marketId);
+    // One member per bucket start: the stored candle of each start is replaced.
+    for (const c of candles) multi.zRemRangeByScore(key, c.start, c.start).zAdd(key, { score: c.start, value: JSON.stringify(c) });
+    await this.redis.guard(() => multi.exec());
+  }
+
+  async latest(marketId: string, resolutionMs: number): Promise<number | undefined> {
+    const [last] = await this.redis.guard(() => this.redis.client.zRangeWithScores(this.series(marketId, resolutionMs), -1, -1));
+    return last?.score;
+  }
+
   async range(marketId: string, resolutionMs: number, from: number, to: number): Promise<Candle[]> {
     const members = await this.redis.guard(() => this.redis.client.zRange(this.series(marketId, resolutionMs), from, to, { BY: 'SCORE' }));
     return members.map((m) => JSON.parse(m) as Candle);

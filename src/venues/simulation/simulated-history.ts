@@ -1,8 +1,8 @@
-import type { MarketDefinition } from '../domain/market.js';
-import type { CandleStore } from '../market-data/candle-store.js';
-import type { FundingStore } from '../market-data/funding-store.js';
-import { backfillCandles } from './candle-backfill.js';
-import { backfillFunding } from './funding-backfill.js';
+import type { MarketDefinition } from '../../domain/market.js';
+import type { CandleStore } from '../../market-data/candle-store.js';
+import type { FundingStore } from '../../market-data/funding-store.js';
+import { backfillCandles } from './simulated-candles.js';
+import { backfillFunding } from './simulated-funding.js';
 
 /**
  * Backfills the history that is not stored yet: everything on a fresh store (embedded mode),

@@ -1,48 +1,9 @@
-import type { MarketDefinition, MarketQuote, OrderBookLevel } from '../domain/market.js';
-import type { MarketDataSource, SourceFault, SourceReading } from './market-data-source.js';
+import type { MarketDefinition, MarketQuote, OrderBookLevel } from '../../domain/market.js';
 import { isSessionOpen, lastTradingInstant } from './equity-session.js';
 import { noise, priceAt, seedOf, TIME, volumeBetween } from './price-process.js';
 
 /** Levels a simulated venue publishes per side; the public read caps at 100 (spec). */
 export const SIMULATED_BOOK_DEPTH = 120;
-
-/**
- * A venue simulated in-process: deterministic prices, 24 h statistics, funding, lending rates and
- * order books. `setFault` makes it answer degraded or fail, so stale and 503 paths are real.
- */
-export class SimulatedSource implements MarketDataSource {
-  private fault: SourceFault = 'none';
-  private lastReadAt: number | undefined;
-
-  constructor(
-    readonly id: string,
-    private readonly listed: readonly MarketDefinition[],
-    readonly pollIntervalMs: number,
-  ) {}
-
-  markets(): readonly MarketDefinition[] {
-    return this.listed;
-  }
-
-  setFault(fault: SourceFault): void {
-    this.fault = fault;
-  }
-
-  currentFault(): SourceFault {
-    return this.fault;
-  }
-
-  async read(now: number): Promise<SourceReading> {
-    if (this.fault === 'down') throw new Error(`${this.id}: venue unreachable (simulated outage)`);
-    const since = this.lastReadAt ?? now - this.pollIntervalMs;
-    this.lastReadAt = now;
-    const quotes = this.listed.map((m) => quoteOf(m, now, since));
-    // A degraded venue still quotes prices but stops publishing books.
-    const books =
-      this.fault === 'degraded' ? [] : this.listed.filter((m) => m.hasOrderBook).map((m) => ({ marketId: m.id, sourceTime: now, ...bookOf(m, now) }));
-    return { quotes, books, degraded: this.fault === 'degraded' };
-  }
-}
 
 /** Price at `t` as the venue trades it: equities do not move outside their session. */
 export function tradedPriceAt(m: MarketDefinition, t: number): number {
@@ -117,7 +78,7 @@ export function lendingRatesAt(m: MarketDefinition, t: number): Pick<MarketQuote
  * 240 levels, and a Decimal per figure made one ingest round of 1,000 markets take seconds. Every
  * unit count stays far below 2^53, so the integer sums (cumulative sizes) are exact.
  */
-function bookOf(m: MarketDefinition, now: number): { bids: OrderBookLevel[]; asks: OrderBookLevel[] } {
+export function bookOf(m: MarketDefinition, now: number): { bids: OrderBookLevel[]; asks: OrderBookLevel[] } {
   const mid = tradedPriceAt(m, now);
   const midTicks = mid * 10 ** m.priceDecimals;
   // One step is 0.01 % of the mid, at least one tick.

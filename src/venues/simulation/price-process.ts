@@ -1,4 +1,4 @@
-import type { MarketDefinition } from '../domain/market.js';
+import type { MarketDefinition } from '../../domain/market.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -1,9 +1,9 @@
-import type { MarketDefinition } from '../domain/market.js';
-import type { Candle, CandleTier } from '../domain/candle.js';
-import type { CandleStore } from '../market-data/candle-store.js';
-import { isSessionOpen } from '../sources/equity-session.js';
-import { tradedPriceAt } from '../sources/simulated-source.js';
-import { volumeBetween } from '../sources/price-process.js';
+import type { MarketDefinition } from '../../domain/market.js';
+import type { Candle, CandleTier } from '../../domain/candle.js';
+import type { CandleStore } from '../../market-data/candle-store.js';
+import { isSessionOpen } from './equity-session.js';
+import { tradedPriceAt } from './simulated-quotes.js';
+import { volumeBetween } from './price-process.js';
 
 const SAMPLES_PER_CANDLE = 12;
 

@@ -1,8 +1,8 @@
-import { Decimal } from '../domain/decimal.js';
-import type { MarketDefinition } from '../domain/market.js';
-import { FUNDING_RETENTION, type FundingStore } from '../market-data/funding-store.js';
-import { TIME } from '../sources/price-process.js';
-import { fundingRateAt } from '../sources/simulated-source.js';
+import { Decimal } from '../../domain/decimal.js';
+import type { MarketDefinition } from '../../domain/market.js';
+import { FUNDING_RETENTION, type FundingStore } from '../../market-data/funding-store.js';
+import { TIME } from './price-process.js';
+import { fundingRateAt } from './simulated-quotes.js';
 
 /** Fills 30 days of settled hourly funding for every perpetual, from the simulator's past. */
 export async function backfillFunding(store: FundingStore, markets: readonly MarketDefinition[], now: number): Promise<void> {

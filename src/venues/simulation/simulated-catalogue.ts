@@ -1,4 +1,4 @@
-import type { MarketDefinition } from '../domain/market.js';
+import type { MarketDefinition } from '../../domain/market.js';
 
 type Row = Omit<MarketDefinition, 'protocolId' | 'sourceId' | 'kind' | 'hasOrderBook'>;
 

@@ -1,0 +1,116 @@
+/** A poll keeps the served data current; background work (history) fills in behind it. */
+export type RequestPriority = 'poll' | 'background';
+
+interface Waiting {
+  weight: number;
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+const WINDOW_MS = 60_000;
+
+/**
+ * A venue's request weight per sliding minute, spent deliberately: a request waits until its
+ * weight fits (never sent over the budget), and a 429's Retry-After pauses every request until
+ * it has passed (never a retry storm). Polls go first and may use the whole budget; background
+ * requests wait while a poll waits, and keep `reservedForPolls` free, so a long history backfill
+ * never delays the data being served. Each priority is served in order. On the machine's clock:
+ * it measures what the venue sees.
+ */
+export class RequestBudget {
+  private readonly spent: { at: number; weight: number }[] = [];
+  private readonly waiting: Record<RequestPriority, Waiting[]> = { poll: [], background: [] };
+  private pausedUntil = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    readonly perMinute: number,
+    private readonly options: { reservedForPolls?: number; now?: () => number } = {},
+  ) {
+    if (!(perMinute > 0)) throw new Error('a request budget needs a positive weight per minute');
+    if ((options.reservedForPolls ?? 0) >= perMinute) throw new Error('a request budget must leave background requests some weight');
+  }
+
+  /** Waits until `weight` fits in the minute (within its priority's share) and any pause has passed, then counts it as spent. */
+  take(weight: number, priority: RequestPriority = 'poll'): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('request budget closed'));
+    return new Promise((resolve, reject) => {
+      this.waiting[priority].push({ weight: Math.min(weight, this.ceiling(priority)), resolve, reject });
+      this.serve();
+    });
+  }
+
+  /** The venue asked to wait (429 with Retry-After): nothing is sent before `until`. */
+  pauseUntil(until: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, until);
+    this.serve();
+  }
+
+  /** Weight spent in the last minute. */
+  spentLastMinute(): number {
+    this.expire(this.now());
+    return this.used();
+  }
+
+  /** Stops waiting: every pending and later `take` rejects. */
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+    const waiting = [...this.waiting.poll.splice(0), ...this.waiting.background.splice(0)];
+    for (const w of waiting) w.reject(new Error('request budget closed'));
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+
+  /** The most a priority may have spent in the minute: polls the whole budget, background what the polls leave. */
+  private ceiling(priority: RequestPriority): number {
+    return priority === 'poll' ? this.perMinute : this.perMinute - (this.options.reservedForPolls ?? 0);
+  }
+
+  /** Lets through every request that fits, polls first; then sleeps until the first waiting one can. */
+  private serve(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.closed) return;
+    for (;;) {
+      const priority: RequestPriority = this.waiting.poll.length > 0 ? 'poll' : 'background';
+      const next = this.waiting[priority][0];
+      if (!next) return;
+      const now = this.now();
+      this.expire(now);
+      const wakeAt = now < this.pausedUntil ? this.pausedUntil : this.fitsAt(next.weight, this.ceiling(priority), now);
+      if (wakeAt > now) {
+        this.timer = setTimeout(() => this.serve(), Math.max(5, wakeAt - now));
+        this.timer.unref();
+        return;
+      }
+      this.waiting[priority].shift();
+      this.spent.push({ at: now, weight: next.weight });
+      next.resolve();
+    }
+  }
+
+  /** When `weight` more fits under `ceiling`: now, or once enough of the minute's spending has left the window. */
+  private fitsAt(weight: number, ceiling: number, now: number): number {
+    let used = this.used();
+    if (used + weight <= ceiling) return now;
+    for (const s of this.spent) {
+      used -= s.weight;
+      if (used + weight <= ceiling) return s.at + WINDOW_MS;
+    }
+    return now;
+  }
+
+  private used(): number {
+    let sum = 0;
+    for (const s of this.spent) sum += s.weight;
+    return sum;
+  }
+
+  private expire(now: number): void {
+    while (this.spent.length > 0 && this.spent[0]!.at <= now - WINDOW_MS) this.spent.shift();
+  }
+}

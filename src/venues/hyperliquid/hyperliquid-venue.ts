@@ -1,0 +1,51 @@
+import { OrderBookVenue } from '../../execution/venues/order-book-venue.js';
+import type { ProtocolDefinition } from '../../protocols/protocol.js';
+import type { VenueModule } from '../venue-module.js';
+import { HyperliquidSource } from './hyperliquid-source.js';
+import { hyperliquidSettings } from './hyperliquid-settings.js';
+
+/** Certified when the operator turns it on (HYPERLIQUID_NETWORK): the venue is real, its execution paper. */
+const protocol = (network: string): ProtocolDefinition => ({
+  id: 'hyperliquid',
+  name: `Hyperliquid perpetuals (${network} data, paper execution)`,
+  kind: 'perpetuals',
+  sourceId: 'hyperliquid',
+  visibility: 'public',
+  certification: 'certified',
+  certifiedAt: null,
+  actions: [{ id: 'place_order', name: 'Place order', visibility: 'public', certification: 'certified', certifiedAt: null }],
+});
+
+/**
+ * Hyperliquid perpetuals (no key needed): real market data from the venue's info API and
+ * WebSocket, orders filled on paper against its real book. Turned on by HYPERLIQUID_NETWORK.
+ */
+export const hyperliquid: VenueModule = {
+  id: 'hyperliquid',
+  kind: 'perpetuals',
+  mode: 'real',
+  variables: [
+    'HYPERLIQUID_NETWORK',
+    'HYPERLIQUID_API_URL',
+    'HYPERLIQUID_WS_URL',
+    'HYPERLIQUID_WEIGHT_PER_MINUTE',
+    'HYPERLIQUID_POLL_MS',
+    'HYPERLIQUID_TIMEOUT_MS',
+    'HYPERLIQUID_COINS',
+  ],
+  configure(env) {
+    const settings = hyperliquidSettings(env);
+    if (!settings) return undefined;
+    return {
+      id: 'hyperliquid',
+      kind: 'perpetuals',
+      mode: 'real',
+      description: { upstream: new URL(settings.apiUrl).host, network: settings.network, budgetPerMinute: settings.weightPerMinute },
+      protocols: [protocol(settings.network)],
+      createSource: ({ logger, upstream }) => new HyperliquidSource('hyperliquid', settings, { logger, upstream }),
+      // Paper orders against the venue's real book (its taker fee, 0.045 %).
+      createExecutionVenue: ({ directory }) =>
+        new OrderBookVenue({ protocolId: 'hyperliquid', markets: () => directory.ofProtocol('hyperliquid'), feeRate: '0.00045', style: 'perpetual' }),
+    };
+  },
+};

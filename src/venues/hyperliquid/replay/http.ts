@@ -1,0 +1,177 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FaultQueue, HttpFault } from './faults.js';
+import { answerInfo } from './info.js';
+import type { FaultKind, RecordedRequest, TrafficLog } from './traffic.js';
+import type { ReplayVenue } from './venue.js';
+import { exchangeWeight, infoBaseWeight, infoWeight } from './weights.js';
+
+/** What an /exchange handler answers (the fake has none yet: see `exchange` in the start options). */
+export interface ExchangeAnswer {
+  status: number;
+  contentType?: string;
+  body: string;
+}
+
+/** Handles one POST /exchange body (parsed JSON, or undefined when not JSON; `raw` as received). */
+export type ExchangeHandler = (body: unknown, raw: string) => ExchangeAnswer | Promise<ExchangeAnswer>;
+
+export interface HttpState {
+  venue: ReplayVenue;
+  faults: FaultQueue;
+  traffic: TrafficLog;
+  /** Answer 429 once the last minute's weight would pass this (null: never). */
+  weightLimit: number | null;
+  exchange: ExchangeHandler | undefined;
+  /** Responses held open by a `hang` fault, ended when the fake closes. */
+  hung: Set<ServerResponse>;
+}
+
+const MAX_BODY = 1 << 20;
+const TEXT = 'text/plain; charset=utf-8';
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        reject(new Error('body too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parse(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+function typeOf(path: string, body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const record = body as Record<string, unknown>;
+  if (path === '/info') return typeof record.type === 'string' ? record.type : undefined;
+  const action = record.action as Record<string, unknown> | undefined;
+  return typeof action?.type === 'string' ? action.type : undefined;
+}
+
+function send(res: ServerResponse, status: number, contentType: string | undefined, body: string, headers: Record<string, string> = {}): void {
+  const all: Record<string, string | number> = { ...headers, 'content-length': Buffer.byteLength(body) };
+  if (contentType) all['content-type'] = contentType;
+  res.writeHead(status, all);
+  res.end(body);
+}
+
+/** The node:http request listener of the fake. */
+export function createHttpHandler(state: HttpState): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    void handle(state, req, res).catch(() => {
+      if (!res.headersSent) send(res, 500, TEXT, 'replay fake: internal error');
+      else res.destroy();
+    });
+  };
+}
+
+async function handle(state: HttpState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const at = Date.now();
+  const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+  const rawBody = await readBody(req);
+  const body = parse(rawBody);
+  const type = typeOf(path, body);
+  const entry: Omit<RecordedRequest, 'seq'> = {
+    at,
+    venueTime: state.venue.now(),
+    method: req.method ?? 'GET',
+    path,
+    contentType: req.headers['content-type'],
+    rawBody,
+    body,
+    type,
+    status: undefined,
+    fault: undefined,
+    items: 0,
+    weight: 0,
+  };
+  const finish = (status: number | undefined, fault?: FaultKind, weight = 0, items = 0) => {
+    state.traffic.add({ ...entry, status, fault, weight, items });
+  };
+
+  if (path !== '/info' && path !== '/exchange') {
+    send(res, 404, undefined, '');
+    return finish(404);
+  }
+  if (req.method !== 'POST') {
+    send(res, 405, undefined, '', { allow: 'POST' });
+    return finish(405);
+  }
+
+  const fault = state.faults.take(path, type);
+  if (fault) return answerFault(state, res, fault, path, rawBody, finish);
+
+  const baseWeight = path === '/info' ? infoBaseWeight(type ?? '') : exchangeWeight((body as Record<string, unknown> | undefined)?.action);
+  if (state.weightLimit !== null && state.traffic.weightWithin(60_000, at) + baseWeight > state.weightLimit) {
+    const retryAfter = Math.max(1, Math.ceil((state.traffic.relief(state.weightLimit - baseWeight, at) - at) / 1000));
+    send(res, 429, TEXT, 'Too Many Requests', { 'retry-after': String(retryAfter) });
+    return finish(429, 'weightLimit');
+  }
+
+  if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) {
+    // axum's Json extractor, before the body is read as JSON.
+    send(res, 415, TEXT, 'Expected request with `Content-Type: application/json`');
+    return finish(415, undefined, baseWeight);
+  }
+
+  if (path === '/info') {
+    const answer = answerInfo(state.venue, rawBody);
+    send(res, answer.status, answer.contentType, answer.body);
+    return finish(answer.status, undefined, answer.status === 200 ? infoWeight(answer.type ?? '', answer.items) : baseWeight, answer.items);
+  }
+
+  if (!state.exchange) {
+    send(res, 501, TEXT, 'replay fake: POST /exchange is not implemented (pass `exchange` to startHyperliquidReplay)');
+    return finish(501);
+  }
+  const answer = await state.exchange(body, rawBody);
+  send(res, answer.status, answer.contentType ?? 'application/json', answer.body);
+  return finish(answer.status, undefined, baseWeight);
+}
+
+function answerFault(
+  state: HttpState,
+  res: ServerResponse,
+  fault: HttpFault,
+  path: string,
+  rawBody: string,
+  finish: (status: number | undefined, fault?: FaultKind) => void,
+): void {
+  switch (fault.kind) {
+    case 'rateLimit':
+      send(res, 429, TEXT, 'Too Many Requests', { 'retry-after': String(fault.retryAfterSeconds) });
+      return finish(429, 'rateLimit');
+    case 'serverError':
+      send(res, fault.status, TEXT, fault.body);
+      return finish(fault.status, 'serverError');
+    case 'hang':
+      state.hung.add(res);
+      res.on('close', () => state.hung.delete(res));
+      return finish(undefined, 'hang');
+    case 'malformedJson': {
+      // The real answer, cut halfway: a body that stops mid-value.
+      const full =
+        path === '/info' ? answerInfo(state.venue, rawBody).body : '{"status":"ok","response":{"type":"order","data":{"statuses":[{"resting":{"oid":1}}]}}}';
+      send(res, 200, 'application/json', full.slice(0, Math.max(1, Math.floor(full.length / 2))));
+      return finish(200, 'malformedJson');
+    }
+    case 'wrongContentType':
+      send(res, 200, fault.contentType, fault.body);
+      return finish(200, 'wrongContentType');
+  }
+}
