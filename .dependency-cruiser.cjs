@@ -5,12 +5,13 @@
 const LAYERS = {
   entry: {
     path: '^(src/main\\.ts|src/cli/|src/lifecycle/|codegen\\.ts)',
-    below: ['composition', 'venues', 'adapters', 'api', 'resolvers', 'transport', 'domain', 'core'],
+    // fakes: the record CLI writes recordings in the replay fakes' format.
+    below: ['composition', 'venues', 'fakes', 'adapters', 'api', 'resolvers', 'transport', 'domain', 'core'],
   },
   composition: { path: '^src/(app\\.ts$|composition/)', below: ['venues', 'fakes', 'adapters', 'api', 'resolvers', 'transport', 'domain', 'core'] },
   // A venue's folder: its source, execution venue, protocol and catalogue (adapters of the outside world).
   venues: { path: '^src/venues/(?![^/]+/replay/)', below: ['domain', 'core'] },
-  // The wire-level fakes of the venues (tests, and GATEWAY_REPLAY's demo): nothing but the composition imports them.
+  // The wire-level fakes of the venues and their recordings (tests, GATEWAY_REPLAY's demo, npm run record): only the composition and the entry points import them.
   fakes: { path: '^src/(replay/|venues/[^/]+/replay/)', below: [] },
   adapters: { path: '^src/stores/', below: ['domain', 'core'] },
   api: { path: '^schema/', below: ['resolvers', 'transport', 'domain', 'core'] },

@@ -77,7 +77,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
   const timing: { metrics?: GatewayMetrics } = {};
   const stores = timedStores(options.faults?.stores?.(opened) ?? opened, (store, method, seconds, ok) => timing.metrics?.storeCall(store, method, seconds, ok));
   const events = closableEvents(stores.events);
-  const market = marketDataPlane(config, venues, { stores, events, clock, logger });
+  const market = marketDataPlane(config, venues, { stores, events, clock, logger, upstream });
   const { bootstrap, controls: controlsFile } = options.startFiles ?? readStartFiles(config);
   const plane = executionPlane(config, {
     ...{ stores, events, reader: market.reader, directory: market.directory, venues: market.venues, clock, logger, controlsFile },
@@ -132,6 +132,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       const nowIso = new Date(clock.now()).toISOString();
       let demoKey: string | undefined;
       await stores.connect();
+      await market.followListings();
       await services.sharedControls.start();
       plane.execution.reconciler.start(RECONCILE_EVERY_MS);
       if (bootstrap) await applyBootstrap(stores.identities, bootstrap, nowIso);

@@ -8,8 +8,14 @@ import { failStart } from './lifecycle/start-failure.js';
 
 let app: GatewayApp | undefined;
 try {
-  const config = loadConfig();
+  let config = loadConfig();
   const startFiles = checkStart(config);
+  if (config.replay) {
+    // Recorded venues served locally, their adapters pointed at them (a demo without the network).
+    const { startReplays } = await import('./composition/replay-venues.js');
+    const replays = await startReplays(config.replay);
+    config = { ...config, venueEnv: { ...config.venueEnv, ...replays.env }, replayedVenues: replays.replayed };
+  }
   // The app (schema, stores, clients) is loaded only once the settings and the files they name are
   // valid: a bad one fails in a few hundred milliseconds, not after a second of loading.
   const { buildApp } = await import('./app.js');

@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, writeBootstrap, type BootstrapKeys } from './support/keys.js';
 import { deleteKeys, redisForSuites, TEST_REDIS_URL, uniquePrefix } from './support/redis.js';
-import { eventually, Replica } from './support/replicas.js';
+import { eventually, leaderAndFollower, Replica } from './support/replicas.js';
 
 /**
  * The production topology in miniature: two gateway processes on one Redis behave as one
@@ -31,14 +31,7 @@ describe.skipIf(!available)('several gateway replicas on one Redis', () => {
       RATE_LIMIT_KEY_PER_MINUTE: '4',
     };
     replicas = await Promise.all(['a', 'b'].map((name) => Replica.start(name, env)));
-    [leader, follower] = await eventually(
-      'exactly one ingestion leader',
-      async () => {
-        const leaders = await Promise.all(replicas.map(async (r) => (await r.status()).body.data.sharedState.ingestionLeader as boolean));
-        return leaders.filter(Boolean).length === 1 ? (leaders[0] ? [replicas[0]!, replicas[1]!] : [replicas[1]!, replicas[0]!]) : undefined;
-      },
-      10_000,
-    );
+    [leader, follower] = await leaderAndFollower(replicas);
   }, 60_000);
 
   afterAll(async () => {

@@ -23,11 +23,17 @@ export interface MarketDataPlane {
   ingest: IngestLoop;
   /** What the ingest leader does first: backfill history and take a first reading of every venue. */
   lead(): Promise<void>;
+  /** Lists what the leader last wrote of each venue's catalogue, now and whenever it writes again (a replica that does not poll). */
+  followListings(): Promise<void>;
 }
 
 /** The venues the configuration chooses and their sources, before the stores open (their catalogues make the directory). */
 export function marketVenues(config: GatewayConfig, deps: { clock: Clock; logger: Logger; upstream: UpstreamObserver }) {
-  const venues = selectVenues(config.venueEnv, { simulatedMarkets: config.simulatedMarkets, simulatedFaults: config.simulatedFaults });
+  const venues = selectVenues(config.venueEnv, {
+    simulatedMarkets: config.simulatedMarkets,
+    simulatedFaults: config.simulatedFaults,
+    replayed: config.replayedVenues,
+  });
   checkFaultSources(
     config.simulatedFaults,
     venues.filter((v) => v.mode === 'simulated'),
@@ -41,14 +47,14 @@ export function marketVenues(config: GatewayConfig, deps: { clock: Clock; logger
 export function marketDataPlane(
   config: GatewayConfig,
   chosen: ReturnType<typeof marketVenues>,
-  deps: { stores: GatewayStores; events: GatewayEvents; clock: Clock; logger: Logger },
+  deps: { stores: GatewayStores; events: GatewayEvents; clock: Clock; logger: Logger; upstream: UpstreamObserver },
 ): MarketDataPlane {
-  const { stores, events, clock, logger } = deps;
+  const { stores, events, clock, logger, upstream } = deps;
   const { venues, sources, directory } = chosen;
   const { cache, candles, funding } = stores;
   const reader = new MarketReader(directory, cache, clock);
   const ingest = new IngestLoop({
-    ...{ sources, cache, candles, funding, reader, events, clock, logger, lease: stores.lease },
+    ...{ sources, cache, candles, funding, reader, events, clock, logger, upstream, lease: stores.lease },
     freshnessHeartbeatMs: config.freshnessHeartbeatMs,
   });
   return {
@@ -58,9 +64,17 @@ export function marketDataPlane(
     reader,
     history: new HistoryReader(candles, funding, (marketId) => sources.some((s) => s.historyPending?.(marketId))),
     ingest,
+    async followListings() {
+      const follow = async (sourceId: string) => {
+        const listing = await cache.getListing(sourceId);
+        if (listing && directory.relist(sourceId, listing)) logger.info({ source: sourceId, markets: listing.length }, 'venue listing followed');
+      };
+      cache.onListingChanged((sourceId) => void follow(sourceId).catch((err) => logger.warn({ source: sourceId, err }, 'venue listing not read')));
+      await Promise.all(sources.map((s) => follow(s.id)));
+    },
     async lead() {
       const at = clock.now();
-      await Promise.all(sources.map((s) => s.backfillHistory?.({ candles, funding }, at)));
+      await Promise.all(sources.map((s) => s.backfillHistory?.({ candles, funding, spending: stores.spending }, at)));
       await ingest.pollAll();
       logger.info({ markets: directory.markets.length, ms: clock.now() - at }, 'history backfilled and first snapshots cached');
     },

@@ -11,4 +11,8 @@ export class UpstreamForwarder implements UpstreamObserver {
   reconnect(venue: string): void {
     this.target?.reconnect(venue);
   }
+
+  ingested(venue: string, lagMs: number): void {
+    this.target?.ingested(venue, lagMs);
+  }
 }

@@ -29,6 +29,10 @@ const env = z.object({
   /** How many markets the simulated venues list (today's 10 by default; 200 or 1000 for benchmarks). */
   GATEWAY_SIM_MARKETS: z.coerce.number().int().min(1).max(5_000).default(10),
   FRESHNESS_HEARTBEAT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
+  /** Replays recorded venues (a folder with one folder per venue, as `npm run record` writes) instead of asking them. */
+  GATEWAY_REPLAY: z.string().min(1).optional(),
+  /** How fast a replay's streams move (1: as the venue; 10: ten times faster). */
+  GATEWAY_REPLAY_SPEED: z.coerce.number().min(0.1).max(100).default(1),
   /** Simulated venue faults at start, such as `paper-perps=down,paper-swap=degraded`. */
   GATEWAY_SIM_FAULTS: z.string().regex(FAULTS, 'expected source=none|degraded|down, comma-separated').optional(),
   /** Where embedded mode keeps accounts and API keys (shared with the keys CLI). */
@@ -69,6 +73,10 @@ export interface GatewayConfig {
    * ...): each venue module (src/venues/<id>/) checks its own, so a new venue adds none here.
    */
   venueEnv: Readonly<Record<string, string | undefined>>;
+  /** GATEWAY_REPLAY and GATEWAY_REPLAY_SPEED: recorded venues replayed locally (src/composition/replay-venues.ts). */
+  replay: { dir: string; speed: number } | undefined;
+  /** Venue id → the recordings folder it replays, once the replays run (the venue then says `replay`). */
+  replayedVenues: Readonly<Record<string, string>>;
   /** An unchanged market's freshness is re-sent to subscribers after this long (FRESHNESS_HEARTBEAT_MS). */
   freshnessHeartbeatMs: number;
   /** null keeps identities in memory only (tests). */
@@ -114,6 +122,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConf
     simulatedFaults,
     simulatedMarkets: e.GATEWAY_SIM_MARKETS,
     venueEnv: { ...source },
+    replay: e.GATEWAY_REPLAY ? { dir: e.GATEWAY_REPLAY, speed: e.GATEWAY_REPLAY_SPEED } : undefined,
+    replayedVenues: {},
     freshnessHeartbeatMs: e.FRESHNESS_HEARTBEAT_MS,
     dataDir: e.GATEWAY_DATA_DIR,
     bootstrapPath: e.GATEWAY_BOOTSTRAP,

@@ -10,6 +10,7 @@ import type { FundingStore } from '../market-data/funding-store.js';
 import type { SnapshotCache } from '../market-data/snapshot-cache.js';
 import type { Candle } from '../domain/candle.js';
 import type { MarketDataSource, SourceReading, SourceSink } from '../sources/market-data-source.js';
+import type { UpstreamObserver } from '../sources/upstream-observer.js';
 import { writeVenueCandles } from './venue-candles.js';
 
 export interface IngestDeps {
@@ -23,6 +24,8 @@ export interface IngestDeps {
   logger: Logger;
   /** When the loop runs under a lease, each round first checks that this replica still holds it. */
   lease?: { readonly held: boolean };
+  /** Where each venue's ingest lag is told (/metrics). */
+  upstream?: UpstreamObserver;
   /** An unchanged market's freshness is re-sent after this long, so a subscriber knows the feed is alive (default 30 s). */
   freshnessHeartbeatMs?: number;
 }
@@ -66,6 +69,8 @@ export class IngestLoop {
   /** The venues' streams while this replica ingests, and what each streamed since the last flush. */
   private readonly streams: (() => void)[] = [];
   private readonly streamed = new Map<MarketDataSource, StreamedUpdates>();
+  /** The sources whose listing this replica wrote to the cache since it began ingesting. */
+  private readonly announced = new Set<MarketDataSource>();
 
   constructor(private readonly deps: IngestDeps) {}
 
@@ -87,6 +92,8 @@ export class IngestLoop {
     for (const t of this.timers.splice(0)) clearInterval(t);
     for (const stop of this.streams.splice(0)) stop();
     this.streamed.clear();
+    this.announced.clear();
+    for (const source of this.deps.sources) source.standDown?.();
   }
 
   /** Where a venue's stream puts its updates until the next flush (the newest per market wins). */
@@ -116,6 +123,7 @@ export class IngestLoop {
     this.streamed.delete(source);
     const { cache, candles, events, clock, reader } = this.deps;
     const receivedAt = clock.now();
+    this.reportLag(source, receivedAt, [...updates.quotes.values(), ...updates.books.values()]);
     for (const q of updates.quotes.values()) await cache.putMarket({ ...q, receivedAt });
     for (const b of updates.books.values()) await cache.putOrderBook({ ...b, receivedAt });
     for (const { marketId, resolutionMs, candles: byStart } of updates.candles.values()) {
@@ -137,6 +145,14 @@ export class IngestLoop {
       if (m && book)
         events.publish('orderbook:updated', { ...orderBookView(m, book, status, now), sequence: next(this.sequences.book, m.id), producedAt: now });
     }
+  }
+
+  /** The venue's ingest lag: from its own time of the newest figure written to when it was written. */
+  private reportLag(source: MarketDataSource, receivedAt: number, written: readonly { sourceTime: number }[]): void {
+    if (!this.deps.upstream || written.length === 0) return;
+    let newest = -Infinity;
+    for (const w of written) newest = Math.max(newest, w.sourceTime);
+    this.deps.upstream.ingested(source.id, receivedAt - newest);
   }
 
   /** A round that cannot reach the stores fails alone, never the process; the next one retries. */
@@ -180,8 +196,12 @@ export class IngestLoop {
     // Only the venue's own failure marks it down; a store that cannot be written fails the round.
     if (reading) {
       const receivedAt = clock.now();
-      // A venue's listings and delistings, as its poll saw them: a delisted market leaves the list.
-      if (reader.directory.relist(source.id, source.markets())) logger.info({ source: source.id, markets: source.markets().length }, 'venue listing changed');
+      this.reportLag(source, receivedAt, [...reading.quotes, ...reading.books]);
+      // A venue's listings and delistings, as its poll saw them: a delisted market leaves the list,
+      // here and (through the cache) on every other replica.
+      const listed = source.markets();
+      const relisted = reader.directory.relist(source.id, listed);
+      if (relisted) logger.info({ source: source.id, markets: listed.length }, 'venue listing changed');
       for (const q of reading.quotes) {
         await cache.putMarket({ ...q, receivedAt });
         // A venue with its own candles (stream and history) is not sampled: its candles are the venue's.
@@ -189,6 +209,11 @@ export class IngestLoop {
         if (q.lastFunding) await funding.append(q.marketId, q.lastFunding);
       }
       for (const b of reading.books) await cache.putOrderBook({ ...b, receivedAt });
+      // The listing after its markets' snapshots: a replica that follows it never lists a market it cannot show.
+      if (relisted || !this.announced.has(source)) {
+        await cache.putListing(source.id, listed);
+        this.announced.add(source);
+      }
       const upstream = source.upstream?.();
       const degraded = reading.degraded || (upstream !== undefined && upstream.status !== 'healthy');
       health = {

@@ -1,4 +1,4 @@
-import type { MarketSnapshot, OrderBookSnapshot } from '../domain/market.js';
+import type { MarketDefinition, MarketSnapshot, OrderBookSnapshot } from '../domain/market.js';
 import type { SourceHealth } from '../domain/source-health.js';
 
 /**
@@ -14,6 +14,14 @@ export interface SnapshotCache {
   putSourceHealth(health: SourceHealth): Promise<void>;
   getSourceHealth(sourceId: string): Promise<SourceHealth | undefined>;
   listSourceHealth(): Promise<SourceHealth[]>;
+  /**
+   * A source's listed markets as the leader's latest poll of its venue saw them: a real venue's
+   * catalogue moves, and only the leader asks it, so every other replica lists what it wrote.
+   */
+  putListing(sourceId: string, markets: readonly MarketDefinition[]): Promise<void>;
+  getListing(sourceId: string): Promise<MarketDefinition[] | undefined>;
+  /** Calls `listener` with the source whose listing another replica wrote (none in one process). */
+  onListingChanged(listener: (sourceId: string) => void): void;
   /**
    * A number that changes with every write (markets, books, health), read synchronously, so a
    * response rendered from the cache can be reused until it changes; undefined where writes

@@ -3,6 +3,7 @@ import type { MarketDefinition, MarketQuote, OrderBookSnapshot } from '../domain
 import type { SourceStatus } from '../domain/source-health.js';
 import type { CandleStore } from '../market-data/candle-store.js';
 import type { FundingStore } from '../market-data/funding-store.js';
+import type { SpendingLedger } from './spending-ledger.js';
 
 /** What one poll of a venue returns; `degraded` when the venue answered only in part. */
 export interface SourceReading {
@@ -21,10 +22,12 @@ export interface SourceSink {
   candle(marketId: string, resolutionMs: number, candle: Candle): void;
 }
 
-/** The stores a venue's history is written to. */
+/** What a leading replica's venue work uses: the stores its history is written to, and the fleet's spending. */
 export interface HistoryStores {
   candles: CandleStore;
   funding: FundingStore;
+  /** What the fleet sent each venue in the last minute (a new leader's budget starts from it). */
+  spending?: SpendingLedger;
 }
 
 /** How a venue's upstream is doing, as ingest and /metrics see it. */
@@ -55,6 +58,11 @@ export interface MarketDataSource {
    * deferred to the first read), a real venue in the background within its request budget.
    */
   backfillHistory?(stores: HistoryStores, now: number): Promise<void>;
+  /**
+   * This replica no longer ingests (its lease passed to another): background work such as the
+   * history backfill stops, so one fleet spends one budget; `backfillHistory` starts it again.
+   */
+  standDown?(): void;
   /** Whether a market's history is still being fetched (a cold market's read says so). */
   historyPending?(marketId: string): boolean;
   /** The upstream's health and spending, for a real venue. */

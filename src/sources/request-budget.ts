@@ -1,3 +1,5 @@
+import type { Spending } from './spending-ledger.js';
+
 /** A poll keeps the served data current; background work (history) fills in behind it. */
 export type RequestPriority = 'poll' | 'background';
 
@@ -26,7 +28,12 @@ export class RequestBudget {
 
   constructor(
     readonly perMinute: number,
-    private readonly options: { reservedForPolls?: number; now?: () => number } = {},
+    private readonly options: {
+      reservedForPolls?: number;
+      now?: () => number;
+      /** Told of each request let through (the fleet's spending ledger). */
+      onSpend?: (spending: Spending) => void;
+    } = {},
   ) {
     if (!(perMinute > 0)) throw new Error('a request budget needs a positive weight per minute');
     if ((options.reservedForPolls ?? 0) >= perMinute) throw new Error('a request budget must leave background requests some weight');
@@ -39,6 +46,15 @@ export class RequestBudget {
       this.waiting[priority].push({ weight: Math.min(weight, this.ceiling(priority)), resolve, reject });
       this.serve();
     });
+  }
+
+  /** Counts what another replica sent in the last minute (a new leader starts from the fleet's spending). */
+  restore(spent: readonly Spending[]): void {
+    const now = this.now();
+    const known = new Set(this.spent.map((s) => `${s.at}:${s.weight}`));
+    for (const s of spent) if (s.at > now - WINDOW_MS && s.at <= now && !known.has(`${s.at}:${s.weight}`)) this.spent.push({ at: s.at, weight: s.weight });
+    this.spent.sort((a, b) => a.at - b.at);
+    this.serve();
   }
 
   /** The venue asked to wait (429 with Retry-After): nothing is sent before `until`. */
@@ -88,7 +104,9 @@ export class RequestBudget {
         return;
       }
       this.waiting[priority].shift();
-      this.spent.push({ at: now, weight: next.weight });
+      const spending = { at: now, weight: next.weight };
+      this.spent.push(spending);
+      this.options.onSpend?.(spending);
       next.resolve();
     }
   }

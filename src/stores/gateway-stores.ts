@@ -11,6 +11,8 @@ import type { SnapshotCache } from '../market-data/snapshot-cache.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 
 /** Every store the gateway keeps state in, behind its interface: what `openStores` gives the composition root. */
+import type { SpendingLedger } from '../sources/spending-ledger.js';
+
 export interface GatewayStores {
   cache: SnapshotCache;
   candles: CandleStore;
@@ -22,6 +24,8 @@ export interface GatewayStores {
   execution: ExecutionStores;
   /** When the execution and identity stores' writes are durable (SQLite commits them in groups). */
   durability: WriteDurability;
+  /** What the fleet sent each real venue in the last minute (the ingestion leader's request budget starts from it). */
+  spending: SpendingLedger;
   /** Who runs ingestion: always this process in embedded mode, one replica at a time in Redis mode. */
   lease: IngestionLease;
   /** Where shared state lives and whether it is reachable, for the status route. */

@@ -10,6 +10,7 @@ import { memoryExecutionStores } from './memory/memory-execution-stores.js';
 import { MemoryFundingStore } from './memory/memory-funding-store.js';
 import { MemoryIdentityStore } from './memory/memory-identity-store.js';
 import { MemorySnapshotCache } from './memory/memory-snapshot-cache.js';
+import { MemorySpendingLedger } from './memory/memory-spending-ledger.js';
 import { SoleIngestion } from './memory/sole-ingestion.js';
 import { openRedisStores } from './redis/open-redis-stores.js';
 import { openEmbeddedStores } from './sqlite/open-sqlite-stores.js';
@@ -37,6 +38,7 @@ export function openStores(
     cache: new MemorySnapshotCache(),
     candles: history ? new DurableCandleStore(history) : new MemoryCandleStore(),
     funding: history ? new DurableFundingStore(history, keptHistory) : new MemoryFundingStore(),
+    spending: new MemorySpendingLedger(now),
     identities: durable?.identities ?? new MemoryIdentityStore(),
     rateLimiter: new FlexibleRateLimiter((p) => new RateLimiterMemory({ points: p.points, duration: p.windowSeconds, keyPrefix: p.name })),
     events: durable ? publishedAfterCommit(createGatewayEvents(), durable.commits) : createGatewayEvents(),

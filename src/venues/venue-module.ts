@@ -18,6 +18,8 @@ export interface CommonVenueSettings {
   simulatedMarkets: number;
   /** GATEWAY_SIM_FAULTS: a simulated venue started degraded or down. */
   simulatedFaults: Readonly<Record<string, SourceFault>>;
+  /** Venue id → the recordings folder its local replay serves (GATEWAY_REPLAY): the venue is then a replay, not the real one. */
+  replayed?: Readonly<Record<string, string>>;
 }
 
 /** What a venue's parts are built with, once, at start. */

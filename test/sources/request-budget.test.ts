@@ -49,6 +49,21 @@ describe('a venue request budget', () => {
     expect(sent).toEqual(['poll@3000', 'history@3000']);
   });
 
+  it('a new leader counts what the fleet sent in the last minute, and tells the ledger what it sends', async () => {
+    const told: number[] = [];
+    const budget = new RequestBudget(100, { onSpend: (s) => void told.push(s.weight) });
+    budget.restore([
+      { at: Date.now() - 70_000, weight: 90 }, // left the minute already
+      { at: Date.now() - 30_000, weight: 80 },
+    ]);
+    void track(budget, 'poll', 30); // 110 > 100: waits until the other replica's 80 leaves the window, 30 s on
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(sent).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1_100);
+    expect(sent).toEqual(['poll@30000']);
+    expect(told).toEqual([30]);
+  });
+
   it('closing it rejects what waits and what comes after', async () => {
     const budget = new RequestBudget(10);
     await budget.take(10);

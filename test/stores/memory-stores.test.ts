@@ -12,7 +12,10 @@ import { fundingStoreContract } from './funding-store.contract.js';
 import { identityStoreContract } from './identity-store.contract.js';
 import { rateLimiterContract } from './rate-limiter.contract.js';
 import { snapshotCacheContract } from './snapshot-cache.contract.js';
+import { MemorySpendingLedger } from '../../src/stores/memory/memory-spending-ledger.js';
+import { spendingLedgerContract } from './spending-ledger.contract.js';
 
+spendingLedgerContract('memory', async () => new MemorySpendingLedger());
 candleStoreContract('memory', async () => new MemoryCandleStore());
 snapshotCacheContract('memory', async () => new MemorySnapshotCache());
 fundingStoreContract('memory', async (retention) => new MemoryFundingStore(retention));

@@ -16,6 +16,8 @@ import { snapshot, snapshotCacheContract } from './snapshot-cache.contract.js';
 import { executionStoresContract } from './execution-stores.contract.js';
 import { redisExecutionStores } from '../../src/stores/redis/redis-execution-stores.js';
 import { redisRateLimiter } from '../../src/stores/redis/open-redis-stores.js';
+import { RedisSpendingLedger } from '../../src/stores/redis/redis-spending-ledger.js';
+import { spendingLedgerContract } from './spending-ledger.contract.js';
 
 const available = await redisForSuites();
 const connections = new RedisTestConnections();
@@ -39,6 +41,7 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 3_000)
 }
 
 describe.skipIf(!available)('Redis stores', () => {
+  spendingLedgerContract('redis', async () => new RedisSpendingLedger(await fresh()));
   candleStoreContract('redis', async () => new RedisCandleStore(await fresh()));
   snapshotCacheContract('redis', async () => listeningCache(await fresh()));
   fundingStoreContract('redis', async (retention) => new RedisFundingStore(await fresh(), retention));
@@ -77,6 +80,37 @@ describe.skipIf(!available)('Redis stores', () => {
       expect(await reader.listSourceHealth()).toEqual([health]);
       await writer.putSourceHealth({ ...health, status: 'down', consecutiveFailures: 1 });
       await until(async () => (await reader.getSourceHealth('s'))?.status === 'down');
+    });
+
+    it('a listing written by one replica is announced to another, which reads it', async () => {
+      const [a, b] = await pair('listing');
+      const writer = await listeningCache(a);
+      const reader = await listeningCache(b);
+      const announced: string[] = [];
+      reader.onListingChanged((sourceId) => announced.push(sourceId));
+      const mine: string[] = [];
+      writer.onListingChanged((sourceId) => mine.push(sourceId));
+      const listing = [
+        {
+          id: 'X-PERP',
+          asset: 'X',
+          quote: 'USDC',
+          kind: 'perpetual' as const,
+          protocolId: 'v',
+          sourceId: 'v',
+          priceDecimals: 1,
+          sizeDecimals: 1,
+          basePrice: 0,
+          volatility: 0,
+          volumePerMinute: 0,
+          hasOrderBook: true,
+        },
+      ];
+      await writer.putListing('v', listing);
+      await until(() => announced.length === 1);
+      expect(announced).toEqual(['v']);
+      expect(await reader.getListing('v')).toEqual(listing);
+      expect(mine).toEqual([]); // its own write is not announced back to it
     });
 
     it('events published on one replica reach subscribers on another', async () => {

@@ -45,5 +45,28 @@ export function snapshotCacheContract(name: string, make: () => Promise<Snapshot
       expect(await cache.getSourceHealth('s')).toEqual(health);
       expect(await cache.listSourceHealth()).toEqual([health]);
     });
+
+    it('keeps the latest listing per source, as written', async () => {
+      const cache = await make();
+      const market = (id: string) => ({
+        id,
+        asset: id.split('-')[0]!,
+        quote: 'USDC',
+        kind: 'perpetual' as const,
+        protocolId: 'v',
+        sourceId: 'v',
+        priceDecimals: 1,
+        sizeDecimals: 3,
+        basePrice: 0,
+        volatility: 0,
+        volumePerMinute: 0,
+        hasOrderBook: true,
+      });
+      expect(await cache.getListing('v')).toBeUndefined();
+      await cache.putListing('v', [market('A-PERP'), market('B-PERP')]);
+      await cache.putListing('v', [market('B-PERP')]); // A delisted
+      expect(await cache.getListing('v')).toEqual([market('B-PERP')]);
+      expect(await cache.getListing('other')).toBeUndefined();
+    });
   });
 }

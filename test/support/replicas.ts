@@ -125,3 +125,15 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/** The two replicas as [leader, follower], once exactly one of them leads ingestion. */
+export function leaderAndFollower(replicas: readonly Replica[], timeoutMs = 10_000): Promise<[Replica, Replica]> {
+  return eventually(
+    'exactly one ingestion leader',
+    async () => {
+      const leaders = await Promise.all(replicas.map(async (r) => (await r.status()).body.data.sharedState.ingestionLeader as boolean));
+      return leaders.filter(Boolean).length === 1 ? (leaders[0] ? [replicas[0]!, replicas[1]!] : [replicas[1]!, replicas[0]!]) : undefined;
+    },
+    timeoutMs,
+  );
+}

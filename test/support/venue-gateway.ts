@@ -53,3 +53,14 @@ export async function eventually<T>(check: () => Promise<T | undefined | false> 
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** The most request weight a Hyperliquid fake saw in any sliding minute. */
+export function peakWeight(fake: { controls: { requests(): readonly { at: number; weight: number }[] } }): number {
+  const requests = fake.controls.requests();
+  let peak = 0;
+  for (const r of requests) {
+    const inMinute = requests.filter((o) => o.at > r.at - 60_000 && o.at <= r.at).reduce((sum, o) => sum + o.weight, 0);
+    peak = Math.max(peak, inMinute);
+  }
+  return peak;
+}

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { HyperliquidReplay } from '../../src/venues/hyperliquid/replay/start.js';
 import { startHyperliquidReplay } from '../../src/venues/hyperliquid/replay/start.js';
-import { eventually, startVenueGateway, type VenueGateway } from '../support/venue-gateway.js';
+import { eventually, peakWeight, startVenueGateway, type VenueGateway } from '../support/venue-gateway.js';
 
 /**
  * The gateway on Hyperliquid's catalogue and data through the real SDK, against the local wire
@@ -21,17 +21,6 @@ const venueEnv = (fake: HyperliquidReplay, extra: Record<string, string> = {}) =
   HYPERLIQUID_WEIGHT_PER_MINUTE: String(BUDGET),
   ...extra,
 });
-
-/** The most weight the fake saw in any sliding minute. */
-function peakWeight(fake: HyperliquidReplay): number {
-  const requests = fake.controls.requests();
-  let peak = 0;
-  for (const r of requests) {
-    const inMinute = requests.filter((o) => o.at > r.at - 60_000 && o.at <= r.at).reduce((sum, o) => sum + o.weight, 0);
-    peak = Math.max(peak, inMinute);
-  }
-  return peak;
-}
 
 async function sourceOf(gw: VenueGateway): Promise<any> {
   const status = await gw.json('/api/v1/public/status');
@@ -137,8 +126,12 @@ describe('history from the venue', () => {
   });
   afterAll(() => fake?.close());
 
-  it('answers a cold market at once, saying it is backfilling, then serves the venue’s own candles (sparse stays sparse)', async () => {
-    gw = await startVenueGateway({ dataDir, venueEnv: venueEnv(fake, { HYPERLIQUID_COINS: 'BTC,ETH,SOL' }) });
+  it('answers a cold market at once, saying it is backfilling, then serves the venue’s own candles (sparse stays sparse)', { timeout: 40_000 }, async () => {
+    // History waits two seconds (a 429) while the stream already sends the current minutes: they
+    // must not make the backfill start from now.
+    fake.controls.rateLimitNext(1, 2, { type: 'candleSnapshot' });
+    gw = await startVenueGateway({ dataDir, venueEnv: venueEnv(fake, { HYPERLIQUID_COINS: 'BTC,ETH,SOL', HYPERLIQUID_POLL_MS: '5000' }) });
+    for (const coin of ['BTC', 'ETH', 'SOL']) fake.controls.pushCandle(coin, '1m');
     const first = await gw.json('/api/v1/public/markets/SOL/history?resolution=1h&limit=24');
     expect(first.status).toBe(200);
     if (first.body.data.points.length === 0) expect(first.body.freshness).toMatchObject({ stale: true, staleReason: 'history_backfilling' });
@@ -161,17 +154,19 @@ describe('history from the venue', () => {
     ).json()) as { t: number }[];
     expect(eth.map((p: any) => Date.parse(p.time))).toEqual(venue.map((c) => c.t));
     expect(eth.length).toBeLessThan(120);
+    expect(eth.length).toBeGreaterThan(40); // two hours at 30 % empty minutes: the history, not only what streamed
+    await eventually(() => !gw!.app.services.history.backfilling('BTC-PERP'), 20_000, 'BTC history (retried after the 429)');
     const days = (await gw.json('/api/v1/public/markets/BTC/history?resolution=1d&limit=366')).body.data.points;
     expect(days.length).toBeGreaterThan(300);
   });
 
   it('keeps its history across a restart and resumes from the newest stored candle', async () => {
-    gw = await startVenueGateway({ dataDir, venueEnv: venueEnv(fake, { HYPERLIQUID_COINS: 'BTC,ETH,SOL' }) });
+    gw = await startVenueGateway({ dataDir, venueEnv: venueEnv(fake, { HYPERLIQUID_COINS: 'BTC,ETH,SOL', HYPERLIQUID_POLL_MS: '5000' }) });
     await eventually(() => !gw!.app.services.history.backfilling('BTC-PERP'), 20_000, 'BTC history');
     const before = (await gw.json('/api/v1/public/markets/BTC/history?resolution=1h&limit=24')).body.data.points;
     await gw.close();
     fake.controls.clearRequests();
-    gw = await startVenueGateway({ dataDir, venueEnv: venueEnv(fake, { HYPERLIQUID_COINS: 'BTC,ETH,SOL' }) });
+    gw = await startVenueGateway({ dataDir, venueEnv: venueEnv(fake, { HYPERLIQUID_COINS: 'BTC,ETH,SOL', HYPERLIQUID_POLL_MS: '5000' }) });
     // Served from disk before the venue is asked again.
     const after = (await gw.json('/api/v1/public/markets/BTC/history?resolution=1h&limit=24')).body.data.points;
     expect(after.length).toBeGreaterThan(0);
@@ -300,6 +295,9 @@ describe('faults at the venue', () => {
       );
       expect(book.freshness.staleReason).toBe('max_age_exceeded');
       expect(Date.now() - Date.parse(book.freshness.asOf)).toBeGreaterThan(9 * 60_000);
+      // The venue's time is ten minutes behind what ingest wrote: /metrics shows that age.
+      const lag = /gateway_upstream_data_age_seconds\{venue="hyperliquid"\} ([\d.e+]+)/.exec(await (await gw.get('/metrics')).text());
+      expect(Number(lag?.[1])).toBeGreaterThan(540);
     } finally {
       fake.controls.setClockOffset(0);
     }

@@ -31,6 +31,7 @@ export class GatewayMetrics implements UpstreamObserver {
   private readonly rateLimited: Counter<'policy'>;
   private readonly storeCalls: Histogram<'store' | 'method' | 'ok'>;
   private readonly upstreamRequests: Counter<'venue' | 'type' | 'outcome'>;
+  private readonly ingestLag: Gauge<'venue'>;
   private readonly reconnects: Counter<'venue'>;
   /** Label children by `method route status`: observing one skips prom-client's label hashing. */
   private readonly series = new Map<string, ReturnType<Histogram['labels']>>();
@@ -76,6 +77,12 @@ export class GatewayMetrics implements UpstreamObserver {
       name: 'gateway_upstream_requests_total',
       help: 'Requests a real venue adapter made, by venue, request type and outcome (200, 429, 5xx, timeout, error)',
       labelNames: ['venue', 'type', 'outcome'],
+      registers,
+    });
+    this.ingestLag = new Gauge({
+      name: 'gateway_upstream_data_age_seconds',
+      help: "Per venue: how old the venue's newest figure was (by the venue's own time) when ingest wrote it, at the latest poll or streamed batch",
+      labelNames: ['venue'],
       registers,
     });
     this.reconnects = new Counter({
@@ -148,6 +155,10 @@ export class GatewayMetrics implements UpstreamObserver {
 
   reconnect(venue: string): void {
     this.reconnects.inc({ venue });
+  }
+
+  ingested(venue: string, lagMs: number): void {
+    this.ingestLag.set({ venue }, Math.max(0, lagMs) / 1000);
   }
 
   observe(method: string, route: string, status: number, seconds: number): void {

@@ -1,4 +1,4 @@
-import type { MarketSnapshot, OrderBookSnapshot } from '../../domain/market.js';
+import type { MarketDefinition, MarketSnapshot, OrderBookSnapshot } from '../../domain/market.js';
 import type { SourceHealth } from '../../domain/source-health.js';
 import type { SnapshotCache } from '../../market-data/snapshot-cache.js';
 
@@ -6,6 +6,7 @@ export class MemorySnapshotCache implements SnapshotCache {
   private readonly markets = new Map<string, MarketSnapshot>();
   private readonly books = new Map<string, OrderBookSnapshot>();
   private readonly health = new Map<string, SourceHealth>();
+  private readonly listings = new Map<string, MarketDefinition[]>();
   private writes = 0;
 
   version(): number {
@@ -39,4 +40,12 @@ export class MemorySnapshotCache implements SnapshotCache {
   async listSourceHealth(): Promise<SourceHealth[]> {
     return [...this.health.values()];
   }
+  async putListing(sourceId: string, markets: readonly MarketDefinition[]): Promise<void> {
+    this.listings.set(sourceId, [...markets]);
+  }
+  async getListing(sourceId: string): Promise<MarketDefinition[] | undefined> {
+    return this.listings.get(sourceId);
+  }
+  /** One process: nobody else writes a listing. */
+  onListingChanged(): void {}
 }

@@ -10,6 +10,7 @@ import { RedisConnection } from './redis-connection.js';
 import { RedisControlsChannel } from './redis-controls-channel.js';
 import { createRedisEventTarget } from './redis-event-target.js';
 import { redisExecutionStores } from './redis-execution-stores.js';
+import { RedisSpendingLedger } from './redis-spending-ledger.js';
 import { RedisFundingStore } from './redis-funding-store.js';
 import { RedisIdentityStore } from './redis-identity-store.js';
 import { RedisIngestionLease } from './redis-ingestion-lease.js';
@@ -30,6 +31,7 @@ export function openRedisStores(
     cache,
     candles: new RedisCandleStore(redis),
     funding: new RedisFundingStore(redis),
+    spending: new RedisSpendingLedger(redis),
     identities: new RedisIdentityStore(redis),
     rateLimiter: redisRateLimiter(redis),
     events: createGatewayEvents(createRedisEventTarget<GatewayEventMap>(redis, logger)),

@@ -1,11 +1,11 @@
-import type { MarketSnapshot, OrderBookSnapshot } from '../../domain/market.js';
+import type { MarketDefinition, MarketSnapshot, OrderBookSnapshot } from '../../domain/market.js';
 import type { SourceHealth } from '../../domain/source-health.js';
 import type { SnapshotCache } from '../../market-data/snapshot-cache.js';
 import { LocalSnapshotTable } from './local-snapshot-table.js';
 import { sharedStateUnavailable } from '../../errors/availability-refusals.js';
 import { isConnectionError, LuaScript, type RedisConnection } from './redis-connection.js';
 
-type Kind = 'market' | 'book' | 'health';
+type Kind = 'market' | 'book' | 'health' | 'listing';
 const ALL_SOURCES = '*';
 
 export interface RedisSnapshotCacheOptions {
@@ -51,6 +51,7 @@ export class RedisSnapshotCache implements SnapshotCache {
   private readonly channel: string;
   private readonly fenceKey: string;
   private readonly fencingToken: () => number | undefined;
+  private readonly listingListeners: ((sourceId: string) => void)[] = [];
 
   /** Writes come from the leading replica: no local version, every read renders. */
   version(): undefined {
@@ -64,7 +65,12 @@ export class RedisSnapshotCache implements SnapshotCache {
     this.markets = new LocalSnapshotTable(maxAge);
     this.books = new LocalSnapshotTable(maxAge);
     this.health = new LocalSnapshotTable(maxAge);
-    this.keys = { market: redis.key('snapshot', 'market'), book: redis.key('snapshot', 'book'), health: redis.key('snapshot', 'health') };
+    this.keys = {
+      market: redis.key('snapshot', 'market'),
+      book: redis.key('snapshot', 'book'),
+      health: redis.key('snapshot', 'health'),
+      listing: redis.key('snapshot', 'listing'),
+    };
     this.channel = redis.key('snapshot', 'changed');
     this.fenceKey = redis.key('ingest', 'fence');
     this.fencingToken = options.fencingToken ?? (() => undefined);
@@ -161,6 +167,19 @@ export class RedisSnapshotCache implements SnapshotCache {
     }
   }
 
+  async putListing(sourceId: string, markets: readonly MarketDefinition[]): Promise<void> {
+    await this.write('listing', sourceId, markets);
+  }
+
+  /** Read from Redis each time: listings are read at start and when another replica announces one. */
+  async getListing(sourceId: string): Promise<MarketDefinition[] | undefined> {
+    return parse<MarketDefinition[]>(await this.redis.guard(() => this.redis.client.hGet(this.keys.listing, sourceId)));
+  }
+
+  onListingChanged(listener: (sourceId: string) => void): void {
+    this.listingListeners.push(listener);
+  }
+
   private localCopy<V>(table: LocalSnapshotTable<V>, id: string): V | undefined {
     return this.redis.subscriber.isReady ? table.fresh(id) : undefined;
   }
@@ -184,6 +203,7 @@ export class RedisSnapshotCache implements SnapshotCache {
     if (kind === 'market') this.markets.invalidate(id);
     else if (kind === 'book') this.books.invalidate(id);
     else if (kind === 'health') this.health.invalidate(ALL_SOURCES);
+    else if (kind === 'listing') for (const listener of this.listingListeners) listener(id);
   }
 }
 

@@ -27,6 +27,8 @@ const FUNDING_EVERY_MS = HOUR;
 export class HyperliquidHistory {
   private readonly queue: MarketDefinition[] = [];
   private readonly pending = new Set<string>();
+  /** Markets whose history was fetched at least once since this backfill started. */
+  private readonly warmed = new Set<string>();
   private running = false;
   private stopped = false;
 
@@ -59,6 +61,14 @@ export class HyperliquidHistory {
     void this.run();
   }
 
+  /**
+   * Whether a market's history has not been fetched yet since this backfill started. Its streamed
+   * candles wait until it has: written first, they would make the backfill resume from now.
+   */
+  isCold(marketId: string): boolean {
+    return !this.warmed.has(marketId);
+  }
+
   /** Whether a market's history is still to be fetched. */
   isPending(marketId: string): boolean {
     return this.pending.has(marketId);
@@ -83,6 +93,7 @@ export class HyperliquidHistory {
         try {
           await this.warmMarket(market);
           this.pending.delete(market.id);
+          this.warmed.add(market.id);
         } catch (err) {
           // The budget and the venue's health decide when to try again: at the back of the queue.
           this.logger.warn({ market: market.id, err: err instanceof Error ? err.message : String(err) }, 'venue history not fetched; will retry');

@@ -45,7 +45,10 @@ export class HyperliquidSource implements MarketDataSource {
     private readonly deps: { logger: Logger; upstream: UpstreamObserver; now?: () => number },
   ) {
     this.pollIntervalMs = settings.pollMs;
-    this.budget = new RequestBudget(settings.weightPerMinute, { reservedForPolls: pollWeightPerMinute(settings) });
+    this.budget = new RequestBudget(settings.weightPerMinute, {
+      reservedForPolls: pollWeightPerMinute(settings),
+      onSpend: (spending) => void this.stores?.spending?.spend(id, spending).catch(() => undefined),
+    });
     this.upstreamState = new HyperliquidUpstream(id, settings, this.budget, deps.upstream);
     this.info = new InfoClient({ transport: this.upstreamState.transport('poll') });
   }
@@ -98,7 +101,10 @@ export class HyperliquidSource implements MarketDataSource {
           sink.book({ marketId: perpMarketId(coin), bids, asks, sourceTime: time });
         },
         candle: (coin, candle) => {
-          if (this.listed.some((m) => m.asset === coin)) sink.candle(perpMarketId(coin), 60_000, candle);
+          const id = perpMarketId(coin);
+          // Until its history is in, the history fetch covers the current minute (and a streamed
+          // minute written first would make the backfill resume from now, skipping the gap).
+          if (this.listed.some((m) => m.asset === coin) && this.history && !this.history.isCold(id)) sink.candle(id, 60_000, candle);
         },
       },
       this.deps.upstream,
@@ -114,8 +120,16 @@ export class HyperliquidSource implements MarketDataSource {
 
   async backfillHistory(stores: HistoryStores): Promise<void> {
     this.stores = stores;
+    // Leading now: what the fleet sent the venue in the last minute (the machine's clock, as the budget) counts here too.
+    if (stores.spending) this.budget.restore(await stores.spending.recent(this.id, Date.now() - 60_000));
     this.history ??= new HyperliquidHistory(new InfoClient({ transport: this.upstreamState.transport('background') }), stores, this.deps.logger);
     this.history.track(this.listed);
+  }
+
+  standDown(): void {
+    // Another replica leads now: its history resumes from what is stored when this one leads again.
+    this.history?.stop();
+    this.history = undefined;
   }
 
   historyPending(marketId: string): boolean {

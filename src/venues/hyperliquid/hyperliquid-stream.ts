@@ -1,5 +1,6 @@
 import { SubscriptionClient, WebSocketTransport, type ISubscription } from '@nktkas/hyperliquid';
 import type { Logger } from 'pino';
+import { setMaxListeners } from 'node:events';
 import WebSocket from 'ws';
 import type { Candle } from '../../domain/candle.js';
 import { sumDecimals } from '../../domain/decimal-strings.js';
@@ -34,6 +35,7 @@ export class HyperliquidStream {
   private opened = false;
   private stopped = false;
   private restart: NodeJS.Timeout | undefined;
+  private firstRefusal: string | undefined;
 
   constructor(
     private readonly venue: string,
@@ -70,21 +72,32 @@ export class HyperliquidStream {
       this.restart.unref();
     });
     const client = new SubscriptionClient({ transport });
+    const streamed = coins.slice(0, Math.floor((MAX_SUBSCRIPTIONS - 1) / 2));
+    // The SDK listens on one event target per channel for every subscription of it (a book per
+    // coin): hundreds by design, not Node's leak warning's ten.
+    const events = (transport as unknown as { _hlEvents?: EventTarget })._hlEvents;
+    if (events) setMaxListeners(streamed.length + 10, events);
     const subscribed = [
       client.allMids((event) => this.listener.mids(event.mids)),
-      ...coins
-        .slice(0, Math.floor((MAX_SUBSCRIPTIONS - 1) / 2))
-        .flatMap((coin) => [
-          client.l2Book({ coin }, (event) => this.onBook(event.coin, event.time, event.levels)),
-          client.candle({ coin, interval: '1m' }, (event) => this.onCandle(event)),
-        ]),
+      ...streamed.flatMap((coin) => [
+        client.l2Book({ coin }, (event) => this.onBook(event.coin, event.time, event.levels)),
+        client.candle({ coin, interval: '1m' }, (event) => this.onCandle(event)),
+      ]),
     ];
-    for (const pending of subscribed) {
+    // Refusals are told once per start (a socket closing refuses every pending one at once), never while stopping.
+    let refused = 0;
+    const settled = subscribed.map((pending) =>
       pending.then(
         (s) => (this.stopped ? void s.unsubscribe().catch(() => undefined) : void this.subscriptions.push(s)),
-        (err: unknown) => this.logger.warn({ venue: this.venue, err: err instanceof Error ? err.message : String(err) }, 'venue subscription refused'),
-      );
-    }
+        (err: unknown) => {
+          if (refused++ === 0 && !this.stopped) this.firstRefusal = err instanceof Error ? err.message : String(err);
+        },
+      ),
+    );
+    void Promise.all(settled).then(() => {
+      if (refused > 0 && !this.stopped)
+        this.logger.warn({ venue: this.venue, refused, of: subscribed.length, err: this.firstRefusal }, 'venue subscriptions refused');
+    });
   }
 
   /** Milliseconds the stream has been closed (0 while open). */

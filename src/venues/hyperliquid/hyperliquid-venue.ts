@@ -33,14 +33,19 @@ export const hyperliquid: VenueModule = {
     'HYPERLIQUID_TIMEOUT_MS',
     'HYPERLIQUID_COINS',
   ],
-  configure(env) {
+  configure(env, common) {
     const settings = hyperliquidSettings(env);
     if (!settings) return undefined;
+    const replayOf = common.replayed?.hyperliquid;
     return {
       id: 'hyperliquid',
       kind: 'perpetuals',
-      mode: 'real',
-      description: { upstream: new URL(settings.apiUrl).host, network: settings.network, budgetPerMinute: settings.weightPerMinute },
+      mode: replayOf ? 'replay' : 'real',
+      description: {
+        upstream: replayOf ? `replay of ${replayOf}` : new URL(settings.apiUrl).host,
+        network: settings.network,
+        budgetPerMinute: settings.weightPerMinute,
+      },
       protocols: [protocol(settings.network)],
       createSource: ({ logger, upstream }) => new HyperliquidSource('hyperliquid', settings, { logger, upstream }),
       // Paper orders against the venue's real book (its taker fee, 0.045 %).
