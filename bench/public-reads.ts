@@ -97,7 +97,7 @@ function sideOf(runs: LoadRun[]): Side {
 
 const headersFor = (t: PublicTarget) => (t.encoding ? { 'accept-encoding': t.encoding } : undefined);
 
-async function measureSize(settings: Settings, gateway: GatewayProcess, requested: number, targets: readonly PublicTarget[]): Promise<PublicResult[]> {
+export async function measureSize(settings: Settings, gateway: GatewayProcess, requested: number, targets: readonly PublicTarget[]): Promise<PublicResult[]> {
   // The gateway's answers, fetched once as raw bytes, become the baseline's answers.
   const entries: BaselineEntry[] = [];
   const fetched = new Map<PublicTarget, { status: number; contentEncoding: string; bodyBytes: number }>();

@@ -17,6 +17,7 @@ import { moneyPath, moneyRows } from './money-path.js';
 import { profile, profileRows } from './profile.js';
 import { publicReads, publicRows } from './public-reads.js';
 import { subscriptionRows, subscriptions } from './subscriptions.js';
+import { venueReads, venueRows } from './venues.js';
 
 async function main(): Promise<void> {
   const started = new Date();
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
   const subs = await part('subs', () => subscriptions(settings, command), subscriptionRows);
   await part('money', () => moneyPath(settings, command), moneyRows);
   await part('profile', () => profile(settings, command, stamp), profileRows);
+  await part('venues', () => venueReads(settings, command), venueRows);
 
   const grown = growth(pub?.results ?? [], pub?.sizes ?? [], subs ?? []);
   result.growth = grown;

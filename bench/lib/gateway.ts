@@ -94,6 +94,11 @@ export interface GatewayOptions {
   /** Extra node flags (e.g. --cpu-prof, which NODE_OPTIONS does not accept), put after the command's `node`. */
   nodeFlags?: string[];
   startTimeoutMs?: number;
+  /** More variables (a real venue's, pointing it at a local fake). */
+  env?: Record<string, string>;
+  /** The GET whose first 200 means started (default /api/v1/public/status), asked every `pollMs` (default 250). */
+  readyPath?: string;
+  pollMs?: number;
 }
 
 /** Gateway variables the user set (GATEWAY_ACCESS_LOG=false, ...) reach the process too. */
@@ -109,6 +114,8 @@ export class GatewayProcess {
   /** `data.counts.markets` from /api/v1/public/status. */
   markets = Number.NaN;
   status: Record<string, unknown> = {};
+  /** Milliseconds from the spawn to the first 200 of the ready path. */
+  startedMs = Number.NaN;
 
   private constructor(
     readonly proc: ChildProcess,
@@ -159,6 +166,7 @@ export class GatewayProcess {
       WS_MAX_SOCKETS_PER_ADDRESS: NO_LIMIT,
       ...(options.markets === undefined ? {} : { GATEWAY_SIM_MARKETS: String(options.markets) }),
       ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
+      ...options.env,
     };
     const proc = track(
       spawn('sh', ['-c', RAISE_FD_LIMIT, 'sh', ...withNodeFlags(options.command, options.nodeFlags ?? [])], {
@@ -167,6 +175,7 @@ export class GatewayProcess {
         stdio: ['ignore', 'pipe', 'pipe'],
       }),
     );
+    const spawnedAt = Date.now();
     const gateway = new GatewayProcess(proc, port, identity, dataDir);
     const deadline = Date.now() + (options.startTimeoutMs ?? 180_000);
     for (;;) {
@@ -179,18 +188,16 @@ export class GatewayProcess {
             : `gateway exited during start (${options.command.join(' ')}):\n${gateway.lines.slice(-20).join('\n')}`,
         );
       }
-      const body = await fetch(`${gateway.url}/api/v1/public/status`, { signal: AbortSignal.timeout(2_000) }).then(
+      const body = await fetch(`${gateway.url}${options.readyPath ?? '/api/v1/public/status'}`, { signal: AbortSignal.timeout(2_000) }).then(
         async (r) => (r.ok ? ((await r.json()) as Record<string, unknown>) : undefined),
         () => undefined,
       );
-      if (body) {
-        gateway.status = body;
-        const data = body.data as { counts?: { markets?: number } } | undefined;
-        gateway.markets = Number(data?.counts?.markets);
-        break;
-      }
-      await sleep(250);
+      if (body) break;
+      await sleep(options.pollMs ?? 250);
     }
+    gateway.startedMs = Date.now() - spawnedAt;
+    gateway.status = (await (await fetch(`${gateway.url}/api/v1/public/status`)).json()) as Record<string, unknown>;
+    gateway.markets = Number((gateway.status.data as { counts?: { markets?: number } } | undefined)?.counts?.markets);
     gateway.pid = listeningPid(proc.pid!, port) ?? proc.pid!;
     return gateway;
   }

@@ -14,7 +14,7 @@ import { MemorySpendingLedger } from './memory/memory-spending-ledger.js';
 import { SoleIngestion } from './memory/sole-ingestion.js';
 import { openRedisStores } from './redis/open-redis-stores.js';
 import { openEmbeddedStores } from './sqlite/open-sqlite-stores.js';
-import { DurableCandleStore, DurableFundingStore } from './sqlite/durable-market-history.js';
+import { DurableCandleStore, DurableFundingStore, DurableSpendingLedger } from './sqlite/durable-market-history.js';
 import { SqliteMarketHistory } from './sqlite/sqlite-market-history.js';
 
 /**
@@ -38,7 +38,7 @@ export function openStores(
     cache: new MemorySnapshotCache(),
     candles: history ? new DurableCandleStore(history) : new MemoryCandleStore(),
     funding: history ? new DurableFundingStore(history, keptHistory) : new MemoryFundingStore(),
-    spending: new MemorySpendingLedger(now),
+    spending: history ? new DurableSpendingLedger(history) : new MemorySpendingLedger(),
     identities: durable?.identities ?? new MemoryIdentityStore(),
     rateLimiter: new FlexibleRateLimiter((p) => new RateLimiterMemory({ points: p.points, duration: p.windowSeconds, keyPrefix: p.name })),
     events: durable ? publishedAfterCommit(createGatewayEvents(), durable.commits) : createGatewayEvents(),

@@ -19,7 +19,8 @@ import { expiringStoresContract, MovingClock } from './expiring-stores.contract.
 import { identityStoreContract } from './identity-store.contract.js';
 import { candleStoreContract } from './candle-store.contract.js';
 import { fundingStoreContract } from './funding-store.contract.js';
-import { DurableCandleStore, DurableFundingStore } from '../../src/stores/sqlite/durable-market-history.js';
+import { DurableCandleStore, DurableFundingStore, DurableSpendingLedger } from '../../src/stores/sqlite/durable-market-history.js';
+import { spendingLedgerContract } from './spending-ledger.contract.js';
 import { SqliteMarketHistory } from '../../src/stores/sqlite/sqlite-market-history.js';
 
 const silent = pino({ level: 'silent' });
@@ -44,6 +45,7 @@ function freshHistory(dir = tempDir('history')): SqliteMarketHistory {
   return history;
 }
 candleStoreContract('sqlite market history', async () => new DurableCandleStore(freshHistory()));
+spendingLedgerContract('sqlite market history', async () => new DurableSpendingLedger(freshHistory()));
 fundingStoreContract('sqlite market history', async (retention) => new DurableFundingStore(freshHistory(), () => true, retention));
 executionStoresContract('sqlite', async () => sqliteExecutionStores(freshDb()));
 expiringStoresContract('sqlite', async (now) => sqliteExecutionStores(freshDb(), now));

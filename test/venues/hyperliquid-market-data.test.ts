@@ -138,7 +138,9 @@ describe('history from the venue', () => {
     const eth = await eventually(
       async () => {
         const res = await gw!.json('/api/v1/public/markets/ETH/history?resolution=1m&limit=120');
-        return res.body.data.points.length > 0 && !gw!.app.services.history.backfilling('ETH-PERP') ? res.body.data.points : undefined;
+        // The closed minutes (the open one streams and moves).
+        const closed = res.body.data.points.filter((p: any) => p.closed);
+        return closed.length > 0 && !gw!.app.services.history.backfilling('ETH-PERP') ? closed : undefined;
       },
       20_000,
       'ETH minutes',
@@ -161,12 +163,15 @@ describe('history from the venue', () => {
   });
 
   it('keeps its history across a restart and resumes from the newest stored candle', async () => {
-    gw = await startVenueGateway({ dataDir, venueEnv: venueEnv(fake, { HYPERLIQUID_COINS: 'BTC,ETH,SOL', HYPERLIQUID_POLL_MS: '5000' }) });
+    // A data directory of its own: the one above also holds that test's spending of this minute.
+    const ownDir = mkdtempSync(join(tmpdir(), 'gw-hl-restart-'));
+    const env = venueEnv(fake, { HYPERLIQUID_COINS: 'BTC', HYPERLIQUID_POLL_MS: '5000' });
+    gw = await startVenueGateway({ dataDir: ownDir, venueEnv: env });
     await eventually(() => !gw!.app.services.history.backfilling('BTC-PERP'), 20_000, 'BTC history');
     const before = (await gw.json('/api/v1/public/markets/BTC/history?resolution=1h&limit=24')).body.data.points;
     await gw.close();
     fake.controls.clearRequests();
-    gw = await startVenueGateway({ dataDir, venueEnv: venueEnv(fake, { HYPERLIQUID_COINS: 'BTC,ETH,SOL', HYPERLIQUID_POLL_MS: '5000' }) });
+    gw = await startVenueGateway({ dataDir: ownDir, venueEnv: env });
     // Served from disk before the venue is asked again.
     const after = (await gw.json('/api/v1/public/markets/BTC/history?resolution=1h&limit=24')).body.data.points;
     expect(after.length).toBeGreaterThan(0);
@@ -309,5 +314,28 @@ describe('faults at the venue', () => {
     expect(text).toMatch(/gateway_upstream_requests_total\{venue="hyperliquid",type="metaAndAssetCtxs",outcome="429"\} [1-9]/);
     expect(text).toMatch(/gateway_upstream_budget_used_ratio\{venue="hyperliquid"\} 0\.\d+|gateway_upstream_budget_used_ratio\{venue="hyperliquid"\} [01]\b/);
     expect(peakWeight(fake)).toBeLessThanOrEqual(BUDGET);
+  });
+});
+
+describe('the budget across a restart', () => {
+  it('a gateway restarted within the minute starts from what the one before it spent (embedded: market-history.db)', async () => {
+    const fake = await startHyperliquidReplay({ perpCount: 30 });
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-hl-budget-'));
+    // 200 a minute, 40 kept for the twice-a-minute poll: a first process spends most of it on history at once.
+    const env = venueEnv(fake, { HYPERLIQUID_COINS: 'BTC,ETH', HYPERLIQUID_WEIGHT_PER_MINUTE: '200', HYPERLIQUID_POLL_MS: '30000' });
+    let gw: VenueGateway | undefined;
+    try {
+      gw = await startVenueGateway({ dataDir, venueEnv: env });
+      await eventually(() => fake.controls.weightInWindow() >= 100, 10_000, 'the first process spending most of its minute');
+      await gw.close();
+      gw = await startVenueGateway({ dataDir, venueEnv: env });
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(peakWeight(fake)).toBeLessThanOrEqual(200);
+      // It did run: its own poll went out.
+      expect(fake.controls.requests().filter((r) => r.type === 'metaAndAssetCtxs').length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await gw?.close();
+      await fake.close();
+    }
   });
 });

@@ -4,6 +4,7 @@ import type { CandleStore } from '../../market-data/candle-store.js';
 import type { FundingStore } from '../../market-data/funding-store.js';
 import { MemoryCandleStore } from '../memory/memory-candle-store.js';
 import { MemoryFundingStore } from '../memory/memory-funding-store.js';
+import type { Spending, SpendingLedger } from '../../sources/spending-ledger.js';
 import type { SqliteMarketHistory } from './sqlite-market-history.js';
 
 /**
@@ -90,5 +91,25 @@ export class DurableFundingStore implements FundingStore {
 
   latest(marketId: string, limit: number): Promise<FundingEntry[]> {
     return this.memory.latest(marketId, limit);
+  }
+}
+
+/**
+ * What each venue was sent, in market-history.db: a gateway restarted within the minute starts
+ * its request budget from what the process before it spent (embedded mode's one process).
+ */
+export class DurableSpendingLedger implements SpendingLedger {
+  constructor(
+    private readonly disk: SqliteMarketHistory,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async spend(venue: string, spending: Spending): Promise<void> {
+    this.disk.writeSpending(venue, spending.at, spending.weight);
+  }
+
+  async recent(venue: string, since: number): Promise<Spending[]> {
+    // A minute is all a budget looks back on.
+    return this.disk.spending(venue, Math.max(since, this.now() - 60_000));
   }
 }

@@ -20,6 +20,7 @@ export class SqliteMarketHistory {
   private readonly db: Database.Database;
   private readonly candleWrites = new Map<string, { marketId: string; resolutionMs: number; candle: Candle }>();
   private readonly fundingWrites: { marketId: string; entry: FundingEntry }[] = [];
+  private readonly spendingWrites: { venue: string; at: number; weight: number }[] = [];
   private readonly timer: NodeJS.Timeout;
   private readonly statements;
 
@@ -33,7 +34,9 @@ export class SqliteMarketHistory {
         market_id TEXT NOT NULL, resolution_ms INTEGER NOT NULL, start INTEGER NOT NULL,
         open TEXT NOT NULL, high TEXT NOT NULL, low TEXT NOT NULL, close TEXT NOT NULL, volume TEXT NOT NULL,
         PRIMARY KEY (market_id, resolution_ms, start)) STRICT, WITHOUT ROWID;
-      CREATE TABLE IF NOT EXISTS funding (market_id TEXT NOT NULL, time INTEGER NOT NULL, rate TEXT NOT NULL, PRIMARY KEY (market_id, time)) STRICT, WITHOUT ROWID;`);
+      CREATE TABLE IF NOT EXISTS funding (market_id TEXT NOT NULL, time INTEGER NOT NULL, rate TEXT NOT NULL, PRIMARY KEY (market_id, time)) STRICT, WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS spending (venue TEXT NOT NULL, at INTEGER NOT NULL, weight INTEGER NOT NULL) STRICT;
+      CREATE INDEX IF NOT EXISTS spending_by_time ON spending (venue, at);`);
     this.statements = {
       upsertCandle: this.db.prepare(
         'INSERT INTO candles VALUES (@marketId, @resolutionMs, @start, @open, @high, @low, @close, @volume) ON CONFLICT DO UPDATE SET open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, volume = excluded.volume',
@@ -43,6 +46,9 @@ export class SqliteMarketHistory {
       prune: this.db.prepare('DELETE FROM candles WHERE resolution_ms = ? AND start < ?'),
       insertFunding: this.db.prepare('INSERT OR IGNORE INTO funding VALUES (?, ?, ?)'),
       funding: this.db.prepare('SELECT market_id AS marketId, time, rate FROM funding ORDER BY market_id, time'),
+      insertSpending: this.db.prepare('INSERT INTO spending VALUES (?, ?, ?)'),
+      spending: this.db.prepare('SELECT at, weight FROM spending WHERE venue = ? AND at >= ? ORDER BY at'),
+      forgetSpending: this.db.prepare('DELETE FROM spending WHERE at < ?'),
     };
     this.timer = setInterval(() => {
       try {
@@ -85,6 +91,18 @@ export class SqliteMarketHistory {
     this.fundingWrites.push({ marketId, entry });
   }
 
+  /** Queues a request's weight sent to a venue (a restart within the minute counts it: SpendingLedger). */
+  writeSpending(venue: string, at: number, weight: number): void {
+    this.spendingWrites.push({ venue, at, weight });
+  }
+
+  /** What was sent to `venue` since `since`, oldest first (nothing once closed). */
+  spending(venue: string, since: number): { at: number; weight: number }[] {
+    if (!this.db.open) return [];
+    this.flush();
+    return this.statements.spending.all(venue, since) as { at: number; weight: number }[];
+  }
+
   prune(resolutionMs: number, before: number): void {
     if (!this.db.open) return;
     this.flush();
@@ -93,13 +111,17 @@ export class SqliteMarketHistory {
 
   /** Commits what is queued, in one transaction (after close, what is queued is the venue's to give again). */
   flush(): void {
-    if (!this.db.open || (this.candleWrites.size === 0 && this.fundingWrites.length === 0)) return;
+    if (!this.db.open || (this.candleWrites.size === 0 && this.fundingWrites.length === 0 && this.spendingWrites.length === 0)) return;
     const candles = [...this.candleWrites.values()];
     const funding = this.fundingWrites.splice(0);
+    const spending = this.spendingWrites.splice(0);
     this.candleWrites.clear();
     this.db.transaction(() => {
       for (const { marketId, resolutionMs, candle } of candles) this.statements.upsertCandle.run({ marketId, resolutionMs, ...candle });
       for (const { marketId, entry } of funding) this.statements.insertFunding.run(marketId, entry.time, entry.rate);
+      for (const { venue, at, weight } of spending) this.statements.insertSpending.run(venue, at, weight);
+      // Only the last minute's spending is ever asked for.
+      if (spending.length > 0) this.statements.forgetSpending.run(spending.at(-1)!.at - 60_000);
     })();
   }
 
