@@ -3,13 +3,14 @@ import type { Logger } from 'pino';
 import type { MarketDefinition, MarketQuote } from '../../domain/market.js';
 import { compareDecimal } from '../../domain/decimal-strings.js';
 import type { HistoryStores, MarketDataSource, SourceReading, SourceSink, UpstreamReport } from '../../sources/market-data-source.js';
+import { BackfillQueue } from '../../sources/backfill-queue.js';
 import { RequestBudget } from '../../sources/request-budget.js';
 import type { UpstreamObserver } from '../../sources/upstream-observer.js';
 import { perpCatalogue, perpMarketId, type UniverseAsset } from './hyperliquid-catalogue.js';
-import { HyperliquidHistory } from './hyperliquid-history.js';
+import { HYPERLIQUID_REFRESH_MS, hyperliquidHistory } from './hyperliquid-history.js';
 import { perpQuote, type PerpContext } from './hyperliquid-quotes.js';
 import type { HyperliquidSettings } from './hyperliquid-settings.js';
-import { HyperliquidStream, STREAM_DEAD_MS } from './hyperliquid-stream.js';
+import { HyperliquidStream } from './hyperliquid-stream.js';
 import { HyperliquidUpstream } from './hyperliquid-upstream.js';
 import { pollWeightPerMinute } from './hyperliquid-weights.js';
 
@@ -36,7 +37,7 @@ export class HyperliquidSource implements MarketDataSource {
   private readonly upstreamState: HyperliquidUpstream;
   private readonly info: InfoClient;
   private live: HyperliquidStream | undefined;
-  private history: HyperliquidHistory | undefined;
+  private history: BackfillQueue | undefined;
   private stores: HistoryStores | undefined;
 
   constructor(
@@ -114,7 +115,11 @@ export class HyperliquidSource implements MarketDataSource {
 
   async backfillHistory(stores: HistoryStores): Promise<void> {
     this.stores = stores;
-    this.history ??= new HyperliquidHistory(new InfoClient({ transport: this.upstreamState.transport('background') }), stores, this.deps.logger);
+    this.history ??= new BackfillQueue(
+      hyperliquidHistory(new InfoClient({ transport: this.upstreamState.transport('background') }), stores),
+      this.deps.logger,
+      HYPERLIQUID_REFRESH_MS,
+    );
     this.history.track(this.listed);
   }
 
@@ -125,10 +130,7 @@ export class HyperliquidSource implements MarketDataSource {
   }
 
   upstream(): UpstreamReport {
-    const report = this.upstreamState.report();
-    const closedFor = this.live?.closedFor() ?? 0;
-    if (closedFor > STREAM_DEAD_MS) return { ...report, status: 'down', reason: `the venue's stream has been closed for ${Math.round(closedFor / 1000)} s` };
-    return report;
+    return this.upstreamState.report(this.live?.closedFor() ?? 0);
   }
 
   close(): void {
