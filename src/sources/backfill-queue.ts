@@ -33,15 +33,12 @@ export class BackfillQueue {
     this.refresh.unref();
   }
 
-  /** Whether a market's history is still to be fetched. */
-  isPending(marketId: string): boolean {
-    return this.pending.has(marketId);
-  }
-
-  /** A market someone asked for: fetched next. */
-  prioritise(marketId: string): void {
+  /** Whether a market someone asked for is still to be fetched; if so, it is fetched next. */
+  askFor(marketId: string): boolean {
+    if (!this.pending.has(marketId)) return false;
     const at = this.queue.findIndex((m) => m.id === marketId);
     if (at > 0) this.queue.unshift(...this.queue.splice(at, 1));
+    return true;
   }
 
   stop(): void {

@@ -2,8 +2,8 @@ import { InfoClient } from '@nktkas/hyperliquid';
 import type { Logger } from 'pino';
 import type { MarketDefinition, MarketQuote } from '../../domain/market.js';
 import { compareDecimal } from '../../domain/decimal-strings.js';
-import type { HistoryStores, MarketDataSource, SourceReading, SourceSink, UpstreamReport } from '../../sources/market-data-source.js';
-import { BackfillQueue } from '../../sources/backfill-queue.js';
+import type { HistoryStores, MarketDataSource, SourceReading, SourceSink } from '../../sources/market-data-source.js';
+import { RealVenueSource } from '../../sources/real-venue-source.js';
 import { RequestBudget } from '../../sources/request-budget.js';
 import type { UpstreamObserver } from '../../sources/upstream-observer.js';
 import { perpCatalogue, perpMarketId, type UniverseAsset } from './hyperliquid-catalogue.js';
@@ -24,39 +24,29 @@ const DAY = 24 * HOUR;
  * A quote's time is the venue's (its latest book's) where it has one; a value the venue did not
  * send is never filled in (an unknown 24 h range is null; a coin without a book has none).
  */
-export class HyperliquidSource implements MarketDataSource {
-  readonly venueCandles = true;
-  readonly failuresBeforeDown = 3;
-  readonly pollIntervalMs: number;
-  private listed: MarketDefinition[] = [];
+export class HyperliquidSource extends RealVenueSource<HyperliquidStream> implements MarketDataSource {
   private readonly contexts = new Map<string, PerpContext>();
   private readonly mids = new Map<string, string>();
   private readonly bookTimes = new Map<string, number>();
   private readonly ranges = new Map<string, { high: string; low: string }>();
-  private readonly budget: RequestBudget;
   private readonly upstreamState: HyperliquidUpstream;
   private readonly info: InfoClient;
-  private live: HyperliquidStream | undefined;
-  private history: BackfillQueue | undefined;
   private stores: HistoryStores | undefined;
 
   constructor(
-    readonly id: string,
+    id: string,
     private readonly settings: HyperliquidSettings,
     private readonly deps: { logger: Logger; upstream: UpstreamObserver; now?: () => number },
   ) {
-    this.pollIntervalMs = settings.pollMs;
-    this.budget = new RequestBudget(settings.weightPerMinute, { reservedForPolls: pollWeightPerMinute(settings) });
-    this.upstreamState = new HyperliquidUpstream(id, settings, this.budget, deps.upstream);
-    this.info = new InfoClient({ transport: this.upstreamState.transport('poll') });
+    const budget = new RequestBudget(settings.weightPerMinute, { reservedForPolls: pollWeightPerMinute(settings) });
+    const upstream = new HyperliquidUpstream(id, settings, budget, deps.upstream);
+    super(id, settings.pollMs, budget, upstream, deps.logger);
+    this.upstreamState = upstream;
+    this.info = new InfoClient({ transport: upstream.transport('poll') });
   }
 
   private now(): number {
     return this.deps.now?.() ?? Date.now();
-  }
-
-  markets(): readonly MarketDefinition[] {
-    return this.listed;
   }
 
   async read(now: number): Promise<SourceReading> {
@@ -105,38 +95,12 @@ export class HyperliquidSource implements MarketDataSource {
       this.deps.upstream,
       this.deps.logger,
     );
-    this.live = stream;
-    stream.start(this.listed.map((m) => m.asset));
-    return () => {
-      stream.stop();
-      if (this.live === stream) this.live = undefined;
-    };
+    return this.runStream(stream);
   }
 
   async backfillHistory(stores: HistoryStores): Promise<void> {
     this.stores = stores;
-    this.history ??= new BackfillQueue(
-      hyperliquidHistory(new InfoClient({ transport: this.upstreamState.transport('background') }), stores),
-      this.deps.logger,
-      HYPERLIQUID_REFRESH_MS,
-    );
-    this.history.track(this.listed);
-  }
-
-  historyPending(marketId: string): boolean {
-    if (!this.history?.isPending(marketId)) return false;
-    this.history.prioritise(marketId);
-    return true;
-  }
-
-  upstream(): UpstreamReport {
-    return this.upstreamState.report(this.live?.closedFor() ?? 0);
-  }
-
-  close(): void {
-    this.history?.stop();
-    this.live?.stop();
-    this.budget.close();
+    this.backfillWith(() => hyperliquidHistory(new InfoClient({ transport: this.upstreamState.transport('background') }), stores), HYPERLIQUID_REFRESH_MS);
   }
 
   private quoteOf(m: MarketDefinition, now: number): MarketQuote {
