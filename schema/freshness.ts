@@ -11,7 +11,9 @@ export const FreshnessRef = builder.objectRef<Freshness>('Freshness').implement(
   description: 'How old the data behind a response is, computed at request time.',
   fields: (t) => ({
     asOf: t.field({ type: 'DateTime', resolve: (f) => f.asOf }),
-    freshnessMs: t.exposeInt('freshnessMs'),
+    // A whole number of ms, typed Float: GraphQL's Int stops at 2^31 ms (24.8 days), and data can be older
+    // (a venue's last trade of a halted symbol): an Int here answered 500 for every market list holding one.
+    freshnessMs: t.exposeFloat('freshnessMs'),
     stale: t.exposeBoolean('stale'),
     staleReason: t.exposeString('staleReason', { nullable: true }),
     sourceStatus: t.field({ type: SourceStatusEnum, resolve: (f) => f.sourceStatus }),

@@ -52,6 +52,17 @@ export interface MarketQuote {
   sourceTime: number;
 }
 
+/** The figures only perpetuals (funding, open interest) and lending pools (rates) have: none, for a market of another kind. */
+export const NO_FUNDING_OR_RATES = {
+  fundingRate: null,
+  nextFundingAt: null,
+  openInterest: null,
+  lastFunding: null,
+  supplyApy: null,
+  borrowApy: null,
+  utilization: null,
+} as const satisfies Partial<MarketQuote>;
+
 /** A quote as stored by ingest: stamped with the time the gateway received it. */
 export interface MarketSnapshot extends MarketQuote {
   receivedAt: number;

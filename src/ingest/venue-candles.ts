@@ -24,3 +24,28 @@ export async function writeVenueCandles(store: CandleStore, marketId: string, re
     await store.upsertCandles(marketId, tier.resolutionMs, folded);
   }
 }
+
+/**
+ * A market's stored tiers brought up to date from the venue, per tier it serves (`intervals`, its
+ * name of each resolution): coarse first (a chart's long view), the finest last and folded into
+ * the current coarser buckets; each from the newest stored candle (it may have been open, and a
+ * restart resumes there) or the tier's retention. `fetch` answers the venue's own candles.
+ */
+export async function backfillVenueTiers<I>(
+  store: CandleStore,
+  marketId: string,
+  now: number,
+  intervals: Readonly<Record<number, I>>,
+  fetch: (interval: I, from: number) => Promise<Candle[]>,
+): Promise<void> {
+  const tiers = [...store.tiers].sort((a, b) => b.resolutionMs - a.resolutionMs);
+  const finest = tiers.at(-1)?.resolutionMs;
+  for (const tier of tiers) {
+    const interval = intervals[tier.resolutionMs];
+    if (interval === undefined) continue;
+    const newest = await store.latest(marketId, tier.resolutionMs);
+    const candles = await fetch(interval, newest ?? now - tier.retentionMs);
+    if (tier.resolutionMs === finest) await writeVenueCandles(store, marketId, tier.resolutionMs, candles);
+    else await store.upsertCandles(marketId, tier.resolutionMs, candles);
+  }
+}

@@ -25,15 +25,12 @@ export class RequestBudget {
   private pausedUntil = 0;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Told of each request let through (the fleet's spending ledger, once this replica leads). */
+  onSpend: ((spending: Spending) => void) | undefined;
 
   constructor(
     readonly perMinute: number,
-    private readonly options: {
-      reservedForPolls?: number;
-      now?: () => number;
-      /** Told of each request let through (the fleet's spending ledger). */
-      onSpend?: (spending: Spending) => void;
-    } = {},
+    private readonly options: { reservedForPolls?: number; now?: () => number } = {},
   ) {
     if (!(perMinute > 0)) throw new Error('a request budget needs a positive weight per minute');
     if ((options.reservedForPolls ?? 0) >= perMinute) throw new Error('a request budget must leave background requests some weight');
@@ -106,7 +103,7 @@ export class RequestBudget {
       this.waiting[priority].shift();
       const spending = { at: now, weight: next.weight };
       this.spent.push(spending);
-      this.options.onSpend?.(spending);
+      this.onSpend?.(spending);
       next.resolve();
     }
   }

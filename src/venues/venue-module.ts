@@ -64,3 +64,12 @@ export interface VenueModule {
    */
   configure(env: VenueEnv, common: CommonVenueSettings): ConfiguredVenue | undefined;
 }
+
+/**
+ * The protocol of a real venue whose execution is paper: public, certified when the operator turns
+ * the venue on (its variables), one action, place_order.
+ */
+export function realVenueProtocol(id: string, kind: ProtocolKind, name: string): ProtocolDefinition {
+  const certified = { visibility: 'public', certification: 'certified', certifiedAt: null } as const;
+  return { id, name, kind, sourceId: id, ...certified, actions: [{ id: 'place_order', name: 'Place order', ...certified }] };
+}

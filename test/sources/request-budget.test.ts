@@ -51,7 +51,8 @@ describe('a venue request budget', () => {
 
   it('a new leader counts what the fleet sent in the last minute, and tells the ledger what it sends', async () => {
     const told: number[] = [];
-    const budget = new RequestBudget(100, { onSpend: (s) => void told.push(s.weight) });
+    const budget = new RequestBudget(100);
+    budget.onSpend = (s) => void told.push(s.weight);
     budget.restore([
       { at: Date.now() - 70_000, weight: 90 }, // left the minute already
       { at: Date.now() - 30_000, weight: 80 },

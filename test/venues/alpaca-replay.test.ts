@@ -23,28 +23,17 @@ import {
   withResponse,
   type AlpacaClientOptions,
 } from '@alpacahq/alpaca-trade-api';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAlpacaReplay, type AlpacaReplay } from '../../src/venues/alpaca/replay/alpaca-replay.js';
 import { loadRecording } from '../../src/venues/alpaca/replay/recording.js';
+import { loopbackOnly } from '../support/loopback-only.js';
 
 const FIXTURES = new URL('../fixtures/alpaca/', import.meta.url);
 const recorded = (name: string) => loadRecording(new URL(`${name}.json`, FIXTURES).pathname);
 
 let replay: AlpacaReplay;
 const streams: Array<{ disconnect(): void }> = [];
-const realFetch = globalThis.fetch;
-
-beforeAll(() => {
-  globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    if (url.hostname !== '127.0.0.1') throw new Error(`test tried to dial ${url.href}`);
-    return realFetch(input, init);
-  }) as typeof fetch;
-});
-
-afterAll(() => {
-  globalThis.fetch = realFetch;
-});
+loopbackOnly();
 
 beforeEach(async () => {
   replay = await startAlpacaReplay();

@@ -46,6 +46,8 @@ describe('the whole catalogue', () => {
   beforeAll(async () => {
     fake = await startHyperliquidReplay({ perpCount: 200 });
     gw = await startVenueGateway({ venueEnv: venueEnv(fake) });
+    // Its first poll may miss the 1.5 s timeout on a busy machine (other test files start too): the next one lists it.
+    await eventually(async () => (await gw.json('/api/v1/public/markets')).body.data.some((m: any) => m.protocol === 'hyperliquid'), 10_000, 'the listing');
   });
   afterAll(async () => {
     await gw?.close();

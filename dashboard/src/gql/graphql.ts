@@ -369,7 +369,7 @@ export type Fill = {
 /** How old the data behind a response is, computed at request time. */
 export type Freshness = {
   asOf: Scalars['DateTime']['output'];
-  freshnessMs: Scalars['Int']['output'];
+  freshnessMs: Scalars['Float']['output'];
   sourceStatus: SourceStatus;
   stale: Scalars['Boolean']['output'];
   staleReason: Maybe<Scalars['String']['output']>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { VenueEnv } from '../venue-module.js';
+import { checkPollShare, parseVenueEnv, strayVariable, urlVariable } from '../venue-settings.js';
 import { pollWeightPerMinute } from './hyperliquid-weights.js';
 
 /** The venue's published limit: request weight per minute per IP address. */
@@ -10,17 +11,11 @@ const URLS = {
   testnet: { api: 'https://api.hyperliquid-testnet.xyz', ws: 'wss://api.hyperliquid-testnet.xyz/ws' },
 } as const;
 
-const url = (protocols: RegExp) =>
-  z
-    .string()
-    .refine((u) => URL.canParse(u) && protocols.test(new URL(u).protocol), `expected a ${protocols.source.replace(/[\\^$()]/g, '')} URL`)
-    .optional();
-
 const env = z.object({
   /** Turns the venue on: mainnet or testnet. */
   HYPERLIQUID_NETWORK: z.enum(['mainnet', 'testnet']).optional(),
-  HYPERLIQUID_API_URL: url(/^https?:$/),
-  HYPERLIQUID_WS_URL: url(/^wss?:$/),
+  HYPERLIQUID_API_URL: urlVariable(/^https?:$/),
+  HYPERLIQUID_WS_URL: urlVariable(/^wss?:$/),
   /** Request weight per minute this gateway may spend (default half the venue's 1,200). */
   HYPERLIQUID_WEIGHT_PER_MINUTE: z.coerce
     .number()
@@ -50,21 +45,16 @@ export interface HyperliquidSettings {
 
 /** Hyperliquid's variables; undefined when HYPERLIQUID_NETWORK is unset (the perpetuals stay simulated). */
 export function hyperliquidSettings(source: VenueEnv): HyperliquidSettings | undefined {
-  const parsed = env.safeParse(source);
-  if (!parsed.success) throw new Error(`Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  const e = parsed.data;
+  const e = parseVenueEnv(env, source);
   if (!e.HYPERLIQUID_NETWORK) {
-    const stray = Object.keys(source).find((k) => k.startsWith('HYPERLIQUID_') && source[k] !== undefined);
+    const stray = strayVariable('HYPERLIQUID_', source);
     if (stray) throw new Error(`Invalid configuration: ${stray} is set but HYPERLIQUID_NETWORK is not (mainnet or testnet)`);
     return undefined;
   }
-  const polls = pollWeightPerMinute({ pollMs: e.HYPERLIQUID_POLL_MS });
-  if (polls > e.HYPERLIQUID_WEIGHT_PER_MINUTE * 0.75) {
-    throw new Error(
-      `Invalid configuration: HYPERLIQUID_POLL_MS=${e.HYPERLIQUID_POLL_MS} spends ${polls} weight a minute on polls alone, ` +
-        `more than three quarters of HYPERLIQUID_WEIGHT_PER_MINUTE=${e.HYPERLIQUID_WEIGHT_PER_MINUTE} (history needs the rest): poll less often or raise the budget`,
-    );
-  }
+  checkPollShare(
+    { variable: 'HYPERLIQUID_POLL_MS', ms: e.HYPERLIQUID_POLL_MS, perMinute: pollWeightPerMinute({ pollMs: e.HYPERLIQUID_POLL_MS }) },
+    { variable: 'HYPERLIQUID_WEIGHT_PER_MINUTE', perMinute: e.HYPERLIQUID_WEIGHT_PER_MINUTE, unit: 'weight' },
+  );
   return {
     network: e.HYPERLIQUID_NETWORK,
     apiUrl: e.HYPERLIQUID_API_URL ?? URLS[e.HYPERLIQUID_NETWORK].api,

@@ -2,14 +2,15 @@ import { InfoClient } from '@nktkas/hyperliquid';
 import type { Logger } from 'pino';
 import type { MarketDefinition, MarketQuote } from '../../domain/market.js';
 import { compareDecimal } from '../../domain/decimal-strings.js';
-import type { HistoryStores, MarketDataSource, SourceReading, SourceSink, UpstreamReport } from '../../sources/market-data-source.js';
+import type { HistoryStores, MarketDataSource, SourceReading, SourceSink } from '../../sources/market-data-source.js';
+import { RealVenueSource } from '../../sources/real-venue-source.js';
 import { RequestBudget } from '../../sources/request-budget.js';
 import type { UpstreamObserver } from '../../sources/upstream-observer.js';
 import { perpCatalogue, perpMarketId, type UniverseAsset } from './hyperliquid-catalogue.js';
-import { HyperliquidHistory } from './hyperliquid-history.js';
+import { HYPERLIQUID_REFRESH_MS, hyperliquidHistory } from './hyperliquid-history.js';
 import { perpQuote, type PerpContext } from './hyperliquid-quotes.js';
 import type { HyperliquidSettings } from './hyperliquid-settings.js';
-import { HyperliquidStream, STREAM_DEAD_MS } from './hyperliquid-stream.js';
+import { HyperliquidStream } from './hyperliquid-stream.js';
 import { HyperliquidUpstream } from './hyperliquid-upstream.js';
 import { pollWeightPerMinute } from './hyperliquid-weights.js';
 
@@ -23,42 +24,28 @@ const DAY = 24 * HOUR;
  * A quote's time is the venue's (its latest book's) where it has one; a value the venue did not
  * send is never filled in (an unknown 24 h range is null; a coin without a book has none).
  */
-export class HyperliquidSource implements MarketDataSource {
-  readonly venueCandles = true;
-  readonly failuresBeforeDown = 3;
-  readonly pollIntervalMs: number;
-  private listed: MarketDefinition[] = [];
+export class HyperliquidSource extends RealVenueSource<HyperliquidStream> implements MarketDataSource {
   private readonly contexts = new Map<string, PerpContext>();
   private readonly mids = new Map<string, string>();
   private readonly bookTimes = new Map<string, number>();
   private readonly ranges = new Map<string, { high: string; low: string }>();
-  private readonly budget: RequestBudget;
   private readonly upstreamState: HyperliquidUpstream;
   private readonly info: InfoClient;
-  private live: HyperliquidStream | undefined;
-  private history: HyperliquidHistory | undefined;
-  private stores: HistoryStores | undefined;
 
   constructor(
-    readonly id: string,
+    id: string,
     private readonly settings: HyperliquidSettings,
     private readonly deps: { logger: Logger; upstream: UpstreamObserver; now?: () => number },
   ) {
-    this.pollIntervalMs = settings.pollMs;
-    this.budget = new RequestBudget(settings.weightPerMinute, {
-      reservedForPolls: pollWeightPerMinute(settings),
-      onSpend: (spending) => void this.stores?.spending?.spend(id, spending).catch(() => undefined),
-    });
-    this.upstreamState = new HyperliquidUpstream(id, settings, this.budget, deps.upstream);
-    this.info = new InfoClient({ transport: this.upstreamState.transport('poll') });
+    const budget = new RequestBudget(settings.weightPerMinute, { reservedForPolls: pollWeightPerMinute(settings) });
+    const upstream = new HyperliquidUpstream(id, settings, budget, deps.upstream);
+    super(id, settings.pollMs, budget, upstream, deps.logger);
+    this.upstreamState = upstream;
+    this.info = new InfoClient({ transport: upstream.transport('poll') });
   }
 
   private now(): number {
     return this.deps.now?.() ?? Date.now();
-  }
-
-  markets(): readonly MarketDefinition[] {
-    return this.listed;
   }
 
   async read(now: number): Promise<SourceReading> {
@@ -102,53 +89,18 @@ export class HyperliquidSource implements MarketDataSource {
         },
         candle: (coin, candle) => {
           const id = perpMarketId(coin);
-          // Until its history is in, the history fetch covers the current minute (and a streamed
-          // minute written first would make the backfill resume from now, skipping the gap).
-          if (this.listed.some((m) => m.asset === coin) && this.history && !this.history.isCold(id)) sink.candle(id, 60_000, candle);
+          if (this.listed.some((m) => m.asset === coin) && !this.historyCold(id)) sink.candle(id, 60_000, candle);
         },
       },
       this.deps.upstream,
       this.deps.logger,
     );
-    this.live = stream;
-    stream.start(this.listed.map((m) => m.asset));
-    return () => {
-      stream.stop();
-      if (this.live === stream) this.live = undefined;
-    };
+    return this.runStream(stream);
   }
 
   async backfillHistory(stores: HistoryStores): Promise<void> {
-    this.stores = stores;
-    // Leading now: what the fleet sent the venue in the last minute (the machine's clock, as the budget) counts here too.
-    if (stores.spending) this.budget.restore(await stores.spending.recent(this.id, Date.now() - 60_000));
-    this.history ??= new HyperliquidHistory(new InfoClient({ transport: this.upstreamState.transport('background') }), stores, this.deps.logger);
-    this.history.track(this.listed);
-  }
-
-  standDown(): void {
-    // Another replica leads now: its history resumes from what is stored when this one leads again.
-    this.history?.stop();
-    this.history = undefined;
-  }
-
-  historyPending(marketId: string): boolean {
-    if (!this.history?.isPending(marketId)) return false;
-    this.history.prioritise(marketId);
-    return true;
-  }
-
-  upstream(): UpstreamReport {
-    const report = this.upstreamState.report();
-    const closedFor = this.live?.closedFor() ?? 0;
-    if (closedFor > STREAM_DEAD_MS) return { ...report, status: 'down', reason: `the venue's stream has been closed for ${Math.round(closedFor / 1000)} s` };
-    return report;
-  }
-
-  close(): void {
-    this.history?.stop();
-    this.live?.stop();
-    this.budget.close();
+    const info = new InfoClient({ transport: this.upstreamState.transport('background') });
+    await this.leadWith(stores, () => hyperliquidHistory(info, stores), HYPERLIQUID_REFRESH_MS);
   }
 
   private quoteOf(m: MarketDefinition, now: number): MarketQuote {

@@ -5,13 +5,12 @@ import WebSocket from 'ws';
 import type { Candle } from '../../domain/candle.js';
 import { sumDecimals } from '../../domain/decimal-strings.js';
 import type { OrderBookLevel } from '../../domain/market.js';
+import { StreamLiveness } from '../../sources/upstream-calls.js';
 import type { UpstreamObserver } from '../../sources/upstream-observer.js';
 import { venueCandle, venueDecimal, type WireCandle } from './hyperliquid-quotes.js';
 
 /** The venue allows 1,000 subscriptions per IP: this gateway keeps well below it (one for mids, two per coin). */
 export const MAX_SUBSCRIPTIONS = 900;
-/** A stream closed for longer than this counts as dead (books and candles stop: the venue is down for the public plane). */
-export const STREAM_DEAD_MS = 60_000;
 /** A terminated socket (its reconnects exhausted) is made again after this. */
 const RESTART_MS = 5_000;
 
@@ -31,8 +30,7 @@ export interface StreamListener {
 export class HyperliquidStream {
   private transport: WebSocketTransport | undefined;
   private subscriptions: ISubscription[] = [];
-  private closedSince: number | undefined;
-  private opened = false;
+  private readonly liveness: StreamLiveness;
   private stopped = false;
   private restart: NodeJS.Timeout | undefined;
   private firstRefusal: string | undefined;
@@ -41,15 +39,17 @@ export class HyperliquidStream {
     private readonly venue: string,
     private readonly settings: { network: 'mainnet' | 'testnet'; wsUrl: string; timeoutMs: number },
     private readonly listener: StreamListener,
-    private readonly observer: UpstreamObserver,
+    observer: UpstreamObserver,
     private readonly logger: Logger,
-    private readonly now: () => number = Date.now,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.liveness = new StreamLiveness(venue, observer, now);
+  }
 
   /** Opens the socket and subscribes to mids and the coins' books and minute candles. */
   start(coins: readonly string[]): void {
     this.stopped = false;
-    this.closedSince = this.now();
+    this.liveness.starting();
     const transport = new WebSocketTransport({
       url: this.settings.wsUrl,
       isTestnet: this.settings.network === 'testnet',
@@ -57,14 +57,8 @@ export class HyperliquidStream {
       reconnect: { WebSocket: WebSocket as unknown as typeof globalThis.WebSocket, maxRetries: 20, connectionTimeout: this.settings.timeoutMs },
     });
     this.transport = transport;
-    transport.socket.addEventListener('open', () => {
-      if (this.opened) this.observer.reconnect(this.venue);
-      this.opened = true;
-      this.closedSince = undefined;
-    });
-    transport.socket.addEventListener('close', () => {
-      this.closedSince ??= this.now();
-    });
+    transport.socket.addEventListener('open', () => this.liveness.open());
+    transport.socket.addEventListener('close', () => this.liveness.closed());
     transport.socket.addEventListener('terminate', () => {
       if (this.stopped) return;
       this.logger.warn({ venue: this.venue }, 'venue stream gave up reconnecting; starting it again');
@@ -102,7 +96,7 @@ export class HyperliquidStream {
 
   /** Milliseconds the stream has been closed (0 while open). */
   closedFor(): number {
-    return this.closedSince === undefined ? 0 : this.now() - this.closedSince;
+    return this.liveness.closedFor();
   }
 
   stop(): void {

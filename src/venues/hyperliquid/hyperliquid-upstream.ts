@@ -1,37 +1,33 @@
 import { HttpRequestError, HttpTransport, type IRequestTransport } from '@nktkas/hyperliquid';
 import type { UpstreamReport } from '../../sources/market-data-source.js';
 import type { RequestBudget, RequestPriority } from '../../sources/request-budget.js';
+import { UpstreamCalls, type UpstreamFailure } from '../../sources/upstream-calls.js';
 import type { UpstreamObserver } from '../../sources/upstream-observer.js';
 import { infoWeight, itemsWeight } from './hyperliquid-weights.js';
 
-/** How long a 429 without Retry-After pauses every request. */
-const DEFAULT_PAUSE_MS = 10_000;
 const INTERVAL_MS: Record<string, number> = { '1m': 60_000, '1h': 3_600_000, '1d': 86_400_000 };
 
 /**
- * The SDK's HTTP transport behind the venue's budget: each request waits until its weight fits
- * the minute (estimated before it is sent, from the range it asks for, so the budget is never
- * passed), a 429 pauses every request by its Retry-After (no retry storm: the caller's next
- * round asks again), and each outcome is counted for /metrics and the source's health. The poll
- * and the history backfill each get a transport of their own priority over the one budget.
+ * The SDK's HTTP transport behind the venue's budget (src/sources/upstream-calls.ts): each
+ * request's weight is estimated before it is sent, from the range it asks for, so the budget is
+ * never passed. The poll and the history backfill each get a transport of their own priority
+ * over the one budget.
  */
 export class HyperliquidUpstream {
   private readonly isTestnet: boolean;
   private readonly http: HttpTransport;
-  private consecutiveFailures = 0;
-  private last429At = -Infinity;
-  private lastSuccessAt = -Infinity;
-  private lastError: string | null = null;
+  private readonly calls: UpstreamCalls;
 
   constructor(
-    private readonly venue: string,
+    venue: string,
     settings: { network: 'mainnet' | 'testnet'; apiUrl: string; timeoutMs: number },
-    private readonly budget: RequestBudget,
-    private readonly observer: UpstreamObserver,
+    budget: RequestBudget,
+    observer: UpstreamObserver,
     private readonly now: () => number = Date.now,
   ) {
     this.isTestnet = settings.network === 'testnet';
     this.http = new HttpTransport({ isTestnet: this.isTestnet, apiUrl: settings.apiUrl, timeout: settings.timeoutMs });
+    this.calls = new UpstreamCalls(venue, budget, observer, classify, now);
   }
 
   /** A transport for the SDK's clients whose requests wait in `priority`'s line. */
@@ -39,42 +35,14 @@ export class HyperliquidUpstream {
     return { isTestnet: this.isTestnet, request: (endpoint, payload, signal) => this.request(priority, endpoint, payload, signal) };
   }
 
-  private async request<T>(priority: RequestPriority, endpoint: 'info' | 'exchange' | 'explorer', payload: unknown, signal?: AbortSignal): Promise<T> {
+  private request<T>(priority: RequestPriority, endpoint: 'info' | 'exchange' | 'explorer', payload: unknown, signal?: AbortSignal): Promise<T> {
     const type = endpoint === 'info' ? String((payload as { type?: unknown }).type ?? 'info') : endpoint;
-    await this.budget.take(endpoint === 'info' ? estimatedWeight(type, payload, this.now()) : 1, priority);
-    try {
-      const answer = await this.http.request<T>(endpoint, payload, signal);
-      this.observer.request(this.venue, type, '200');
-      this.consecutiveFailures = 0;
-      this.lastSuccessAt = this.now();
-      return answer;
-    } catch (err) {
-      const outcome = outcomeOf(err);
-      this.observer.request(this.venue, type, outcome);
-      this.consecutiveFailures += 1;
-      this.lastError = `${type}: ${describe(err, outcome)}`;
-      if (outcome === '429') {
-        this.last429At = this.now();
-        const retryAfter = Number((err as HttpRequestError).response?.headers.get('retry-after'));
-        this.budget.pauseUntil(this.now() + (Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1_000 : DEFAULT_PAUSE_MS));
-      }
-      throw new Error(this.lastError, { cause: err });
-    }
+    const weight = endpoint === 'info' ? estimatedWeight(type, payload, this.now()) : 1;
+    return this.calls.call(type, weight, priority, () => this.http.request<T>(endpoint, payload, signal));
   }
 
-  /**
-   * Degraded from a 429 until a request succeeds after it (requests are paused meanwhile by its
-   * Retry-After), or while the latest request failed; the poll's own failures decide "down".
-   */
-  report(): UpstreamReport {
-    const throttled = this.last429At > this.lastSuccessAt;
-    const failing = this.consecutiveFailures > 0;
-    return {
-      status: throttled || failing ? 'degraded' : 'healthy',
-      reason: throttled ? 'rate limited by the venue (429): requests paused by its Retry-After' : failing ? this.lastError : null,
-      weightLastMinute: this.budget.spentLastMinute(),
-      budgetPerMinute: this.budget.perMinute,
-    };
+  report(streamClosedForMs = 0): UpstreamReport {
+    return this.calls.report(streamClosedForMs);
   }
 }
 
@@ -90,21 +58,25 @@ function estimatedWeight(type: string, payload: unknown, now: number): number {
   return infoWeight(type);
 }
 
-function outcomeOf(err: unknown): string {
+/** A failed request's outcome and what went wrong, in the operator's words: the status or the failure, never the answer's body. */
+function classify(err: unknown): UpstreamFailure {
   if (err instanceof HttpRequestError) {
-    const status = err.response?.status;
-    if (status === 429) return '429';
-    if (status !== undefined) return status >= 500 ? '5xx' : '4xx';
-    const cause = (err as { cause?: { name?: string } }).cause;
-    return cause?.name === 'TimeoutError' || cause?.name === 'AbortError' ? 'timeout' : 'error';
+    const response = err.response;
+    if (response) {
+      const outcome = response.status === 429 ? '429' : response.status >= 500 ? '5xx' : '4xx';
+      const retryAfter = Number(response.headers.get('retry-after'));
+      return {
+        outcome,
+        reason: `${response.status} ${response.statusText}`.trim(),
+        ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1_000 } : {}),
+      };
+    }
   }
-  return 'error';
-}
-
-/** What went wrong, in the operator's words: the status or the failure, never the answer's body. */
-function describe(err: unknown, outcome: string): string {
-  if (outcome === 'timeout') return 'no answer within the timeout';
-  if (err instanceof HttpRequestError && err.response) return `${err.response.status} ${err.response.statusText}`.trim();
   const cause = (err as { cause?: { name?: string; message?: string } }).cause;
-  return cause?.name === 'SyntaxError' ? 'the answer was not valid JSON' : (cause?.message ?? (err instanceof Error ? err.message : String(err)));
+  if (err instanceof HttpRequestError && (cause?.name === 'TimeoutError' || cause?.name === 'AbortError'))
+    return { outcome: 'timeout', reason: 'no answer within the timeout' };
+  return {
+    outcome: 'error',
+    reason: cause?.name === 'SyntaxError' ? 'the answer was not valid JSON' : (cause?.message ?? (err instanceof Error ? err.message : String(err))),
+  };
 }

@@ -1,20 +1,7 @@
 import { OrderBookVenue } from '../../execution/venues/order-book-venue.js';
-import type { ProtocolDefinition } from '../../protocols/protocol.js';
-import type { VenueModule } from '../venue-module.js';
+import { realVenueProtocol, type VenueModule } from '../venue-module.js';
 import { HyperliquidSource } from './hyperliquid-source.js';
 import { hyperliquidSettings } from './hyperliquid-settings.js';
-
-/** Certified when the operator turns it on (HYPERLIQUID_NETWORK): the venue is real, its execution paper. */
-const protocol = (network: string): ProtocolDefinition => ({
-  id: 'hyperliquid',
-  name: `Hyperliquid perpetuals (${network} data, paper execution)`,
-  kind: 'perpetuals',
-  sourceId: 'hyperliquid',
-  visibility: 'public',
-  certification: 'certified',
-  certifiedAt: null,
-  actions: [{ id: 'place_order', name: 'Place order', visibility: 'public', certification: 'certified', certifiedAt: null }],
-});
 
 /**
  * Hyperliquid perpetuals (no key needed): real market data from the venue's info API and
@@ -46,7 +33,7 @@ export const hyperliquid: VenueModule = {
         network: settings.network,
         budgetPerMinute: settings.weightPerMinute,
       },
-      protocols: [protocol(settings.network)],
+      protocols: [realVenueProtocol('hyperliquid', 'perpetuals', `Hyperliquid perpetuals (${settings.network} data, paper execution)`)],
       createSource: ({ logger, upstream }) => new HyperliquidSource('hyperliquid', settings, { logger, upstream }),
       // Paper orders against the venue's real book (its taker fee, 0.045 %).
       createExecutionVenue: ({ directory }) =>
