@@ -1,11 +1,10 @@
 import { HttpRequestError, HttpTransport, type IRequestTransport } from '@nktkas/hyperliquid';
 import type { UpstreamReport } from '../../sources/market-data-source.js';
 import type { RequestBudget, RequestPriority } from '../../sources/request-budget.js';
+import { UpstreamHealth } from '../../sources/upstream-health.js';
 import type { UpstreamObserver } from '../../sources/upstream-observer.js';
 import { infoWeight, itemsWeight } from './hyperliquid-weights.js';
 
-/** How long a 429 without Retry-After pauses every request. */
-const DEFAULT_PAUSE_MS = 10_000;
 const INTERVAL_MS: Record<string, number> = { '1m': 60_000, '1h': 3_600_000, '1d': 86_400_000 };
 
 /**
@@ -18,10 +17,7 @@ const INTERVAL_MS: Record<string, number> = { '1m': 60_000, '1h': 3_600_000, '1d
 export class HyperliquidUpstream {
   private readonly isTestnet: boolean;
   private readonly http: HttpTransport;
-  private consecutiveFailures = 0;
-  private last429At = -Infinity;
-  private lastSuccessAt = -Infinity;
-  private lastError: string | null = null;
+  private readonly health: UpstreamHealth;
 
   constructor(
     private readonly venue: string,
@@ -32,6 +28,7 @@ export class HyperliquidUpstream {
   ) {
     this.isTestnet = settings.network === 'testnet';
     this.http = new HttpTransport({ isTestnet: this.isTestnet, apiUrl: settings.apiUrl, timeout: settings.timeoutMs });
+    this.health = new UpstreamHealth(budget, now);
   }
 
   /** A transport for the SDK's clients whose requests wait in `priority`'s line. */
@@ -45,36 +42,20 @@ export class HyperliquidUpstream {
     try {
       const answer = await this.http.request<T>(endpoint, payload, signal);
       this.observer.request(this.venue, type, '200');
-      this.consecutiveFailures = 0;
-      this.lastSuccessAt = this.now();
+      this.health.succeeded();
       return answer;
     } catch (err) {
       const outcome = outcomeOf(err);
       this.observer.request(this.venue, type, outcome);
-      this.consecutiveFailures += 1;
-      this.lastError = `${type}: ${describe(err, outcome)}`;
-      if (outcome === '429') {
-        this.last429At = this.now();
-        const retryAfter = Number((err as HttpRequestError).response?.headers.get('retry-after'));
-        this.budget.pauseUntil(this.now() + (Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1_000 : DEFAULT_PAUSE_MS));
-      }
-      throw new Error(this.lastError, { cause: err });
+      const reason = `${type}: ${describe(err, outcome)}`;
+      this.health.failed(reason, outcome === '429' ? { retryAfter: (err as HttpRequestError).response?.headers.get('retry-after') } : undefined);
+      throw new Error(reason, { cause: err });
     }
   }
 
-  /**
-   * Degraded from a 429 until a request succeeds after it (requests are paused meanwhile by its
-   * Retry-After), or while the latest request failed; the poll's own failures decide "down".
-   */
+  /** Degraded from a 429 until a request succeeds after it, or while the latest request failed (UpstreamHealth). */
   report(): UpstreamReport {
-    const throttled = this.last429At > this.lastSuccessAt;
-    const failing = this.consecutiveFailures > 0;
-    return {
-      status: throttled || failing ? 'degraded' : 'healthy',
-      reason: throttled ? 'rate limited by the venue (429): requests paused by its Retry-After' : failing ? this.lastError : null,
-      weightLastMinute: this.budget.spentLastMinute(),
-      budgetPerMinute: this.budget.perMinute,
-    };
+    return this.health.report();
   }
 }
 
