@@ -1165,6 +1165,8 @@ export interface components {
             borrowApy: string | null;
             /** @description Pool utilisation, 0 to 1 (lending). */
             utilization: string | null;
+            /** @description In-range liquidity of a swap pool, as the quote-token reserve of the constant-product pool it equals at the current price (token swap); null where the venue does not report it. */
+            liquidity: string | null;
             /** @description Whether the trading session is open (equities). */
             sessionOpen: boolean | null;
             freshness: components["schemas"]["Freshness"];
@@ -1687,6 +1689,7 @@ export interface operations {
                      *           "supplyApy": null,
                      *           "borrowApy": null,
                      *           "utilization": null,
+                     *           "liquidity": null,
                      *           "sessionOpen": null,
                      *           "freshness": {
                      *             "asOf": "2026-11-18T16:00:00.000Z",
@@ -1714,6 +1717,7 @@ export interface operations {
                      *           "supplyApy": null,
                      *           "borrowApy": null,
                      *           "utilization": null,
+                     *           "liquidity": null,
                      *           "sessionOpen": null,
                      *           "freshness": {
                      *             "asOf": "2026-11-18T16:00:00.000Z",
@@ -1866,6 +1870,7 @@ export interface operations {
                      *         "supplyApy": null,
                      *         "borrowApy": null,
                      *         "utilization": null,
+                     *         "liquidity": null,
                      *         "sessionOpen": null,
                      *         "freshness": {
                      *           "asOf": "2026-11-18T16:00:00.000Z",
@@ -2765,6 +2770,7 @@ export interface operations {
                      *           "supplyApy": null,
                      *           "borrowApy": null,
                      *           "utilization": null,
+                     *           "liquidity": null,
                      *           "sessionOpen": null,
                      *           "freshness": {
                      *             "asOf": "2026-11-18T16:00:00.000Z",
@@ -2792,6 +2798,7 @@ export interface operations {
                      *           "supplyApy": null,
                      *           "borrowApy": null,
                      *           "utilization": null,
+                     *           "liquidity": null,
                      *           "sessionOpen": null,
                      *           "freshness": {
                      *             "asOf": "2026-11-18T16:00:00.000Z",

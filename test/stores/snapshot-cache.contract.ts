@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MarketSnapshot, OrderBookSnapshot } from '../../src/domain/market.js';
+import { NO_KIND_FIGURES, type MarketSnapshot, type OrderBookSnapshot } from '../../src/domain/market.js';
 import type { SnapshotCache } from '../../src/market-data/snapshot-cache.js';
 
 export const snapshot = (marketId: string, price: string, receivedAt = 1_000): MarketSnapshot => ({
@@ -9,14 +9,7 @@ export const snapshot = (marketId: string, price: string, receivedAt = 1_000): M
   high24h: price,
   low24h: price,
   volume24h: '10',
-  fundingRate: null,
-  nextFundingAt: null,
-  openInterest: null,
-  lastFunding: null,
-  supplyApy: null,
-  borrowApy: null,
-  utilization: null,
-  sessionOpen: null,
+  ...NO_KIND_FIGURES,
   volumeDelta: '1',
   sourceTime: receivedAt,
   receivedAt,

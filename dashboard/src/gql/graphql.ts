@@ -492,6 +492,8 @@ export type Market = {
   /** Market id, such as BTC-PERP. */
   id: Scalars['String']['output'];
   kind: MarketKind;
+  /** In-range liquidity of a swap pool, as the quote-token reserve of the constant-product pool it equals at the current price (token swap); null where the venue does not report it. */
+  liquidity: Maybe<Scalars['Decimal']['output']>;
   /** 24 h low; null while the venue has not reported it. */
   low24h: Maybe<Scalars['Decimal']['output']>;
   /** On the state marketUpdated sends on subscribe with lastSequence: whether events came after it (then refetch); null otherwise. */
