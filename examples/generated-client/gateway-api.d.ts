@@ -1574,8 +1574,13 @@ export interface components {
             mode: string;
             /** @description Where its data comes from (a host, never a credential). */
             upstream: string;
-            /** @description mainnet or testnet, for a venue that has both. */
+            /** @description mainnet or testnet, for a venue that has both; the chain, for a venue read from one. */
             network: string | null;
+            /**
+             * Format: int32
+             * @description The EVM chain id, for a venue read from a chain (its RPC node must serve this chain).
+             */
+            chainId: number | null;
         };
         WalletSessionGrant: {
             /** @description Send as Authorization: Bearer <sessionToken>. */
@@ -2577,14 +2582,16 @@ export interface operations {
                      *             "kind": "perpetuals",
                      *             "mode": "simulated",
                      *             "upstream": "in-process simulator",
-                     *             "network": null
+                     *             "network": null,
+                     *             "chainId": null
                      *           },
                      *           {
                      *             "id": "paper-equities",
                      *             "kind": "equities",
                      *             "mode": "simulated",
                      *             "upstream": "in-process simulator",
-                     *             "network": null
+                     *             "network": null,
+                     *             "chainId": null
                      *           }
                      *         ],
                      *         "cache": {

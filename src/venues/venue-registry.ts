@@ -1,4 +1,5 @@
 import type { ProtocolKind } from '../protocols/protocol.js';
+import { aaveV3 } from './aave-v3/aave-venue.js';
 import { hyperliquid } from './hyperliquid/hyperliquid-venue.js';
 import { paperEquities } from './paper-equities/paper-equities-venue.js';
 import { paperLending } from './paper-lending/paper-lending-venue.js';
@@ -10,7 +11,7 @@ import type { CommonVenueSettings, ConfiguredVenue, VenueEnv, VenueModule } from
  * Every venue the gateway knows, one line each. For each kind (perpetuals, equities, token swap,
  * lending) the first real venue the environment configures runs; without one, the simulator.
  */
-export const VENUES: readonly VenueModule[] = [paperPerps, paperEquities, paperSwap, paperLending, hyperliquid];
+export const VENUES: readonly VenueModule[] = [paperPerps, paperEquities, paperSwap, paperLending, hyperliquid, aaveV3];
 
 const KINDS: readonly ProtocolKind[] = ['perpetuals', 'equities', 'token_swap', 'lending'];
 

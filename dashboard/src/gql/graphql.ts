@@ -1357,13 +1357,15 @@ export type TokenAmount = {
 
 /** A venue the gateway serves: real (its own upstream), simulated (in-process) or replay (recorded traffic played back). */
 export type VenueStatus = {
+  /** The EVM chain id, for a venue read from a chain (its RPC node must serve this chain). */
+  chainId: Maybe<Scalars['Int']['output']>;
   /** Its protocol and source id. */
   id: Scalars['String']['output'];
   /** perpetuals, equities, token_swap or lending. */
   kind: Scalars['String']['output'];
   /** real, simulated or replay. */
   mode: Scalars['String']['output'];
-  /** mainnet or testnet, for a venue that has both. */
+  /** mainnet or testnet, for a venue that has both; the chain, for a venue read from one. */
   network: Maybe<Scalars['String']['output']>;
   /** Where its data comes from (a host, never a credential). */
   upstream: Scalars['String']['output'];
