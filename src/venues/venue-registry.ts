@@ -5,13 +5,14 @@ import { paperEquities } from './paper-equities/paper-equities-venue.js';
 import { paperLending } from './paper-lending/paper-lending-venue.js';
 import { paperPerps } from './paper-perps/paper-perps-venue.js';
 import { paperSwap } from './paper-swap/paper-swap-venue.js';
+import { uniswapV3 } from './uniswap-v3/uniswap-venue.js';
 import type { CommonVenueSettings, ConfiguredVenue, VenueEnv, VenueModule } from './venue-module.js';
 
 /**
  * Every venue the gateway knows, one line each. For each kind (perpetuals, equities, token swap,
  * lending) the first real venue the environment configures runs; without one, the simulator.
  */
-export const VENUES: readonly VenueModule[] = [paperPerps, paperEquities, paperSwap, paperLending, hyperliquid, aaveV3];
+export const VENUES: readonly VenueModule[] = [paperPerps, paperEquities, paperSwap, paperLending, hyperliquid, uniswapV3, aaveV3];
 
 const KINDS: readonly ProtocolKind[] = ['perpetuals', 'equities', 'token_swap', 'lending'];
 

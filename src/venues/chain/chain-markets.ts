@@ -1,4 +1,9 @@
+import type { Abi, Address, PublicClient } from 'viem';
 import type { MarketDefinition } from '../../domain/market.js';
+import { rpcFailureOf } from './chain-rpc.js';
+
+/** Multicall3, deployed at this address on Ethereum and nearly every EVM chain (mds1/multicall). */
+export const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11';
 
 /** The ledger keeps 8 decimals: a market's sizes are the token's decimals, at most these. */
 const MAX_SIZE_DECIMALS = 8;
@@ -32,4 +37,32 @@ export function chainMarket(
     volumePerMinute: 0,
     hasOrderBook: false,
   };
+}
+
+type Contracts = Parameters<PublicClient['multicall']>[0]['contracts'];
+type CallResult = Awaited<ReturnType<typeof multicallAt>>[number];
+
+/**
+ * Calls in one Multicall3 `aggregate3` at `blockNumber` (one request, one block), each allowed to
+ * fail on its own (a pool that reverts is left out, the others served); when the request itself
+ * failed (every call then fails with it), its failure is thrown.
+ */
+async function multicallAt(client: PublicClient, contracts: Contracts, blockNumber: bigint) {
+  const results = await client.multicall({ contracts, blockNumber, allowFailure: true, batchSize: 0, multicallAddress: MULTICALL3 });
+  const first = results[0];
+  if (first?.status === 'failure' && rpcFailureOf(first.error)) throw first.error;
+  return results;
+}
+
+/** Each of `functionNames` (argument-less views) on each address in one multicall at `blockNumber`: per address, its results in the names' order. */
+export async function callEach(
+  client: PublicClient,
+  addresses: readonly Address[],
+  abi: Abi,
+  functionNames: readonly string[],
+  blockNumber: bigint,
+): Promise<CallResult[][]> {
+  const calls = addresses.flatMap((address) => functionNames.map((functionName) => ({ address, abi, functionName })));
+  const results = await multicallAt(client, calls, blockNumber);
+  return addresses.map((_, i) => results.slice(i * functionNames.length, (i + 1) * functionNames.length));
 }
