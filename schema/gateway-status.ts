@@ -55,7 +55,8 @@ const VenueStatusRef = builder.objectRef<GatewayStatus['venues'][number]>('Venue
     kind: t.exposeString('kind', { description: 'perpetuals, equities, token_swap or lending.' }),
     mode: t.exposeString('mode', { description: 'real, simulated or replay.' }),
     upstream: t.exposeString('upstream', { description: 'Where its data comes from (a host, never a credential).' }),
-    network: t.exposeString('network', { nullable: true, description: 'mainnet or testnet, for a venue that has both.' }),
+    network: t.exposeString('network', { nullable: true, description: 'mainnet or testnet, for a venue that has both; the chain, for a venue read from one.' }),
+    chainId: t.exposeInt('chainId', { nullable: true, description: 'The EVM chain id, for a venue read from a chain (its RPC node must serve this chain).' }),
   }),
 });
 

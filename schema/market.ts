@@ -31,6 +31,13 @@ export const MarketRef = builder.objectRef<MarketView>('Market').implement({
     supplyApy: t.field({ type: 'Decimal', nullable: true, description: 'Supply APY in percent (lending).', resolve: (m) => m.supplyApy }),
     borrowApy: t.field({ type: 'Decimal', nullable: true, description: 'Borrow APY in percent (lending).', resolve: (m) => m.borrowApy }),
     utilization: t.field({ type: 'Decimal', nullable: true, description: 'Pool utilisation, 0 to 1 (lending).', resolve: (m) => m.utilization }),
+    liquidity: t.field({
+      type: 'Decimal',
+      nullable: true,
+      description:
+        'In-range liquidity of a swap pool, as the quote-token reserve of the constant-product pool it equals at the current price (token swap); null where the venue does not report it.',
+      resolve: (m) => m.liquidity,
+    }),
     sessionOpen: t.exposeBoolean('sessionOpen', { nullable: true, description: 'Whether the trading session is open (equities).' }),
     freshness: t.field({ type: FreshnessRef, resolve: (m) => m.freshness }),
   }),

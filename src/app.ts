@@ -99,6 +99,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       mode: v.mode,
       upstream: String(v.description.upstream ?? v.id),
       network: v.description.network === undefined ? null : String(v.description.network),
+      chainId: typeof v.description.chainId === 'number' ? v.description.chainId : null,
     })),
     ingest: market.ingest,
     authenticator: plane.authenticator,

@@ -1165,6 +1165,8 @@ export interface components {
             borrowApy: string | null;
             /** @description Pool utilisation, 0 to 1 (lending). */
             utilization: string | null;
+            /** @description In-range liquidity of a swap pool, as the quote-token reserve of the constant-product pool it equals at the current price (token swap); null where the venue does not report it. */
+            liquidity: string | null;
             /** @description Whether the trading session is open (equities). */
             sessionOpen: boolean | null;
             freshness: components["schemas"]["Freshness"];
@@ -1572,8 +1574,13 @@ export interface components {
             mode: string;
             /** @description Where its data comes from (a host, never a credential). */
             upstream: string;
-            /** @description mainnet or testnet, for a venue that has both. */
+            /** @description mainnet or testnet, for a venue that has both; the chain, for a venue read from one. */
             network: string | null;
+            /**
+             * Format: int32
+             * @description The EVM chain id, for a venue read from a chain (its RPC node must serve this chain).
+             */
+            chainId: number | null;
         };
         WalletSessionGrant: {
             /** @description Send as Authorization: Bearer <sessionToken>. */
@@ -1687,6 +1694,7 @@ export interface operations {
                      *           "supplyApy": null,
                      *           "borrowApy": null,
                      *           "utilization": null,
+                     *           "liquidity": null,
                      *           "sessionOpen": null,
                      *           "freshness": {
                      *             "asOf": "2026-11-18T16:00:00.000Z",
@@ -1714,6 +1722,7 @@ export interface operations {
                      *           "supplyApy": null,
                      *           "borrowApy": null,
                      *           "utilization": null,
+                     *           "liquidity": null,
                      *           "sessionOpen": null,
                      *           "freshness": {
                      *             "asOf": "2026-11-18T16:00:00.000Z",
@@ -1866,6 +1875,7 @@ export interface operations {
                      *         "supplyApy": null,
                      *         "borrowApy": null,
                      *         "utilization": null,
+                     *         "liquidity": null,
                      *         "sessionOpen": null,
                      *         "freshness": {
                      *           "asOf": "2026-11-18T16:00:00.000Z",
@@ -2572,14 +2582,16 @@ export interface operations {
                      *             "kind": "perpetuals",
                      *             "mode": "simulated",
                      *             "upstream": "in-process simulator",
-                     *             "network": null
+                     *             "network": null,
+                     *             "chainId": null
                      *           },
                      *           {
                      *             "id": "paper-equities",
                      *             "kind": "equities",
                      *             "mode": "simulated",
                      *             "upstream": "in-process simulator",
-                     *             "network": null
+                     *             "network": null,
+                     *             "chainId": null
                      *           }
                      *         ],
                      *         "cache": {
@@ -2765,6 +2777,7 @@ export interface operations {
                      *           "supplyApy": null,
                      *           "borrowApy": null,
                      *           "utilization": null,
+                     *           "liquidity": null,
                      *           "sessionOpen": null,
                      *           "freshness": {
                      *             "asOf": "2026-11-18T16:00:00.000Z",
@@ -2792,6 +2805,7 @@ export interface operations {
                      *           "supplyApy": null,
                      *           "borrowApy": null,
                      *           "utilization": null,
+                     *           "liquidity": null,
                      *           "sessionOpen": null,
                      *           "freshness": {
                      *             "asOf": "2026-11-18T16:00:00.000Z",

@@ -14,7 +14,7 @@ export interface GatewayStatus {
     newestSnapshotAt: number | null;
   };
   sources: (SourceHealth & { markets: number })[];
-  venues: readonly { id: string; kind: string; mode: string; upstream: string; network: string | null }[];
+  venues: readonly { id: string; kind: string; mode: string; upstream: string; network: string | null; chainId: number | null }[];
   counts: { markets: number; protocols: number };
   /** Where this replica keeps shared state and whether it can reach it. */
   sharedState: SharedStateStatus;

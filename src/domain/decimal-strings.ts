@@ -51,3 +51,16 @@ function formatScaled(value: bigint, scale: number): string {
   const text = `${negative ? '-' : ''}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
   return normalizeDecimal(text);
 }
+
+/**
+ * The exact ratio `numerator / denominator` of non-negative integers (on-chain amounts, rates and
+ * prices), rounded half up to exactly `decimals` fraction digits: no float ever touches it.
+ */
+export function ratioToFixed(numerator: bigint, denominator: bigint, decimals: number): string {
+  if (numerator < 0n || denominator <= 0n) throw new RangeError('ratioToFixed takes a non-negative numerator and a positive denominator');
+  const scale = 10n ** BigInt(decimals);
+  const units = (numerator * scale * 2n + denominator) / (denominator * 2n);
+  if (decimals === 0) return units.toString();
+  const digits = units.toString().padStart(decimals + 1, '0');
+  return `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
+}

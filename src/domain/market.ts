@@ -45,6 +45,11 @@ export interface MarketQuote {
   supplyApy: string | null;
   borrowApy: string | null;
   utilization: string | null;
+  /**
+   * A swap pool's in-range liquidity as the quote-token reserve of the constant-product pool it
+   * equals at the current price (a Uniswap v3 pool's L·√P, in quote units); null elsewhere.
+   */
+  liquidity: string | null;
   sessionOpen: boolean | null;
   /** Volume the venue traded since its previous quote, for candle observations. */
   volumeDelta: string;
@@ -52,8 +57,8 @@ export interface MarketQuote {
   sourceTime: number;
 }
 
-/** The figures only perpetuals (funding, open interest) and lending pools (rates) have: none, for a market of another kind. */
-export const NO_FUNDING_OR_RATES = {
+/** The figures of every other kind of market, none of which a venue has for this one (null until it sets its own). */
+export const NO_KIND_FIGURES = {
   fundingRate: null,
   nextFundingAt: null,
   openInterest: null,
@@ -61,6 +66,8 @@ export const NO_FUNDING_OR_RATES = {
   supplyApy: null,
   borrowApy: null,
   utilization: null,
+  liquidity: null,
+  sessionOpen: null,
 } as const satisfies Partial<MarketQuote>;
 
 /** A quote as stored by ingest: stamped with the time the gateway received it. */

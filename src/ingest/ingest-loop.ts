@@ -76,7 +76,15 @@ export class IngestLoop {
 
   start(): void {
     for (const source of this.deps.sources) {
-      this.timers.push(setInterval(() => void this.guard(`poll ${source.id}`, () => this.pollSource(source)), source.pollIntervalMs));
+      // A poll still running when the next is due (a node past its timeout, a budget paused by a 429) is not doubled:
+      // the one poll's outcome counts once.
+      let polling = false;
+      const poll = () => {
+        if (polling) return;
+        polling = true;
+        void this.guard(`poll ${source.id}`, () => this.pollSource(source)).finally(() => (polling = false));
+      };
+      this.timers.push(setInterval(poll, source.pollIntervalMs));
     }
     this.timers.push(setInterval(() => void this.guard('freshness', () => this.publishFreshnessChanges()), FRESHNESS_CHECK_MS));
     this.timers.push(setInterval(() => void this.guard('prune', () => this.deps.candles.prune(this.deps.clock.now())), PRUNE_EVERY_MS));

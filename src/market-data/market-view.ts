@@ -20,6 +20,7 @@ export interface MarketRecord {
   supplyApy: string | null;
   borrowApy: string | null;
   utilization: string | null;
+  liquidity: string | null;
   sessionOpen: boolean | null;
   /** Epoch ms of the snapshot (freshness `asOf`). */
   asOfMs: number;
@@ -70,6 +71,7 @@ export function recordOf(m: MarketDefinition, s: MarketSnapshot): MarketRecord {
       supplyApy: s.supplyApy,
       borrowApy: s.borrowApy,
       utilization: s.utilization,
+      liquidity: s.liquidity,
       sessionOpen: s.sessionOpen,
       asOfMs: snapshotTime(s),
     };

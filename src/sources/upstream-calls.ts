@@ -1,9 +1,8 @@
 import type { UpstreamReport } from './market-data-source.js';
 import type { RequestBudget, RequestPriority } from './request-budget.js';
+import { UpstreamHealth } from './upstream-health.js';
 import type { UpstreamObserver } from './upstream-observer.js';
 
-/** How long a 429 without Retry-After pauses every request. */
-const DEFAULT_PAUSE_MS = 10_000;
 /** A stream closed for longer than this counts as dead (the venue is down for the public plane). */
 export const STREAM_DEAD_MS = 60_000;
 
@@ -13,7 +12,8 @@ export interface UpstreamFailure {
   outcome: string;
   /** What went wrong: a status or a failure, never the answer's body nor a credential. */
   reason: string;
-  /** A 429's Retry-After, when the venue gave one. */
+  /** A 429's Retry-After as sent (seconds or an HTTP date), or already in ms. */
+  retryAfter?: string | null;
   retryAfterMs?: number;
 }
 
@@ -23,18 +23,17 @@ export interface UpstreamFailure {
  * round asks again), and each outcome is counted for /metrics and the source's health.
  */
 export class UpstreamCalls {
-  private consecutiveFailures = 0;
-  private last429At = -Infinity;
-  private lastSuccessAt = -Infinity;
-  private lastError: string | null = null;
+  private readonly health: UpstreamHealth;
 
   constructor(
     private readonly venue: string,
     private readonly budget: RequestBudget,
     private readonly observer: UpstreamObserver,
     private readonly classify: (err: unknown) => UpstreamFailure,
-    private readonly now: () => number = Date.now,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.health = new UpstreamHealth(budget, now);
+  }
 
   /** Sends one request of `type` once `weight` fits in `priority`'s share; a failure is rethrown in the operator's words. */
   async call<T>(type: string, weight: number, priority: RequestPriority, send: () => Promise<T>): Promise<T> {
@@ -42,40 +41,28 @@ export class UpstreamCalls {
     try {
       const answer = await send();
       this.observer.request(this.venue, type, '200');
-      this.consecutiveFailures = 0;
-      this.lastSuccessAt = this.now();
+      this.health.succeeded();
       return answer;
     } catch (err) {
       const failure = this.classify(err);
       this.observer.request(this.venue, type, failure.outcome);
-      this.consecutiveFailures += 1;
-      this.lastError = `${type}: ${failure.reason}`;
-      if (failure.outcome === '429') {
-        this.last429At = this.now();
-        const pause = failure.retryAfterMs !== undefined && failure.retryAfterMs > 0 ? failure.retryAfterMs : DEFAULT_PAUSE_MS;
-        this.budget.pauseUntil(this.now() + pause);
-      }
-      throw new Error(this.lastError, { cause: err });
+      const reason = `${type}: ${failure.reason}`;
+      this.health.failed(
+        reason,
+        failure.outcome === '429' ? { retryAfter: failure.retryAfter, ...(failure.retryAfterMs ? { retryAfterMs: failure.retryAfterMs } : {}) } : undefined,
+      );
+      throw new Error(reason, { cause: err });
     }
   }
 
   /**
-   * Degraded from a 429 until a request succeeds after it (requests are paused meanwhile by its
-   * Retry-After), or while the latest request failed; the poll's own failures decide "down", and
-   * so does a stream closed for longer than {@link STREAM_DEAD_MS}.
+   * Degraded from a 429 until a request succeeds after it, or while the latest request failed
+   * (UpstreamHealth); down when the stream has been closed for longer than {@link STREAM_DEAD_MS}.
    */
   report(streamClosedForMs = 0): UpstreamReport {
-    const report: UpstreamReport = {
-      status: 'healthy',
-      reason: null,
-      weightLastMinute: this.budget.spentLastMinute(),
-      budgetPerMinute: this.budget.perMinute,
-    };
+    const report = this.health.report();
     if (streamClosedForMs > STREAM_DEAD_MS)
       return { ...report, status: 'down', reason: `the venue's stream has been closed for ${Math.round(streamClosedForMs / 1000)} s` };
-    if (this.last429At > this.lastSuccessAt)
-      return { ...report, status: 'degraded', reason: 'rate limited by the venue (429): requests paused by its Retry-After' };
-    if (this.consecutiveFailures > 0) return { ...report, status: 'degraded', reason: this.lastError };
     return report;
   }
 }

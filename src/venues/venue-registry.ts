@@ -1,17 +1,19 @@
 import type { ProtocolKind } from '../protocols/protocol.js';
+import { aaveV3 } from './aave-v3/aave-venue.js';
 import { alpaca } from './alpaca/alpaca-venue.js';
 import { hyperliquid } from './hyperliquid/hyperliquid-venue.js';
 import { paperEquities } from './paper-equities/paper-equities-venue.js';
 import { paperLending } from './paper-lending/paper-lending-venue.js';
 import { paperPerps } from './paper-perps/paper-perps-venue.js';
 import { paperSwap } from './paper-swap/paper-swap-venue.js';
+import { uniswapV3 } from './uniswap-v3/uniswap-venue.js';
 import type { CommonVenueSettings, ConfiguredVenue, VenueEnv, VenueModule } from './venue-module.js';
 
 /**
  * Every venue the gateway knows, one line each. For each kind (perpetuals, equities, token swap,
  * lending) the first real venue the environment configures runs; without one, the simulator.
  */
-export const VENUES: readonly VenueModule[] = [paperPerps, paperEquities, paperSwap, paperLending, hyperliquid, alpaca];
+export const VENUES: readonly VenueModule[] = [paperPerps, paperEquities, paperSwap, paperLending, hyperliquid, alpaca, uniswapV3, aaveV3];
 
 const KINDS: readonly ProtocolKind[] = ['perpetuals', 'equities', 'token_swap', 'lending'];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_FUNDING_OR_RATES, type MarketSnapshot, type OrderBookSnapshot } from '../../src/domain/market.js';
+import { NO_KIND_FIGURES, type MarketSnapshot, type OrderBookSnapshot } from '../../src/domain/market.js';
 import type { SnapshotCache } from '../../src/market-data/snapshot-cache.js';
 
 export const snapshot = (marketId: string, price: string, receivedAt = 1_000): MarketSnapshot => ({
@@ -9,8 +9,7 @@ export const snapshot = (marketId: string, price: string, receivedAt = 1_000): M
   high24h: price,
   low24h: price,
   volume24h: '10',
-  ...NO_FUNDING_OR_RATES,
-  sessionOpen: null,
+  ...NO_KIND_FIGURES,
   volumeDelta: '1',
   sourceTime: receivedAt,
   receivedAt,
@@ -38,29 +37,6 @@ export function snapshotCacheContract(name: string, make: () => Promise<Snapshot
       await cache.putSourceHealth(health);
       expect(await cache.getSourceHealth('s')).toEqual(health);
       expect(await cache.listSourceHealth()).toEqual([health]);
-    });
-
-    it('keeps the latest listing per source, as written', async () => {
-      const cache = await make();
-      const market = (id: string) => ({
-        id,
-        asset: id.split('-')[0]!,
-        quote: 'USDC',
-        kind: 'perpetual' as const,
-        protocolId: 'v',
-        sourceId: 'v',
-        priceDecimals: 1,
-        sizeDecimals: 3,
-        basePrice: 0,
-        volatility: 0,
-        volumePerMinute: 0,
-        hasOrderBook: true,
-      });
-      expect(await cache.getListing('v')).toBeUndefined();
-      await cache.putListing('v', [market('A-PERP'), market('B-PERP')]);
-      await cache.putListing('v', [market('B-PERP')]); // A delisted
-      expect(await cache.getListing('v')).toEqual([market('B-PERP')]);
-      expect(await cache.getListing('other')).toBeUndefined();
     });
   });
 }

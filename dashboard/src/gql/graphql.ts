@@ -492,6 +492,8 @@ export type Market = {
   /** Market id, such as BTC-PERP. */
   id: Scalars['String']['output'];
   kind: MarketKind;
+  /** In-range liquidity of a swap pool, as the quote-token reserve of the constant-product pool it equals at the current price (token swap); null where the venue does not report it. */
+  liquidity: Maybe<Scalars['Decimal']['output']>;
   /** 24 h low; null while the venue has not reported it. */
   low24h: Maybe<Scalars['Decimal']['output']>;
   /** On the state marketUpdated sends on subscribe with lastSequence: whether events came after it (then refetch); null otherwise. */
@@ -1355,13 +1357,15 @@ export type TokenAmount = {
 
 /** A venue the gateway serves: real (its own upstream), simulated (in-process) or replay (recorded traffic played back). */
 export type VenueStatus = {
+  /** The EVM chain id, for a venue read from a chain (its RPC node must serve this chain). */
+  chainId: Maybe<Scalars['Int']['output']>;
   /** Its protocol and source id. */
   id: Scalars['String']['output'];
   /** perpetuals, equities, token_swap or lending. */
   kind: Scalars['String']['output'];
   /** real, simulated or replay. */
   mode: Scalars['String']['output'];
-  /** mainnet or testnet, for a venue that has both. */
+  /** mainnet or testnet, for a venue that has both; the chain, for a venue read from one. */
   network: Maybe<Scalars['String']['output']>;
   /** Where its data comes from (a host, never a credential). */
   upstream: Scalars['String']['output'];

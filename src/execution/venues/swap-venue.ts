@@ -10,14 +10,17 @@ const POOL_FEE = new Decimal('0.003');
 const POOL_QUOTE_RESERVE = new Decimal(25_000_000);
 
 /**
- * A constant-product pool (x·y = k, 0.3 % fee) per swap market, its reserves set by the data
- * plane's price. The quote carries `minAmountOut` from the slippage bound; a fill below it is
- * rejected rather than executed.
+ * A constant-product pool (x·y = k) per swap market, its reserves set by the data plane's price
+ * and, where the venue reports it, the pool's in-range liquidity as the quote reserve (a
+ * Uniswap v3 pool within its current tick range is exactly such a pool); else 25 M of quote.
+ * The fee is the pool's (0.3 % unless the venue says otherwise). The quote carries
+ * `minAmountOut` from the slippage bound; a fill below it is rejected rather than executed.
  */
 export class SwapVenue implements ExecutionVenue {
   constructor(
     readonly protocolId: string,
     private readonly pools: () => readonly MarketDefinition[],
+    private readonly feeOf: (pool: MarketDefinition) => Decimal = () => POOL_FEE,
   ) {}
 
   marketFor(i: ExecutionInstruction): MarketDefinition {
@@ -38,16 +41,17 @@ export class SwapVenue implements ExecutionVenue {
     const view = await ctx.reader.view(pool, ctx.now);
     if (!view) throw gateRefusal('VENUE_UNHEALTHY', `No pool state for ${pool.id}.`, { gate: 'venue_health' });
     const price = new Decimal(view.price);
-    const quoteReserve = POOL_QUOTE_RESERVE;
+    const quoteReserve = view.liquidity === null ? POOL_QUOTE_RESERVE : new Decimal(view.liquidity);
+    const fee = this.feeOf(pool);
     const baseReserve = quoteReserve.div(price);
     const selling = i.assetIn.token.toUpperCase() === pool.asset; // base in, quote out
     const [reserveIn, reserveOut] = selling ? [baseReserve, quoteReserve] : [quoteReserve, baseReserve];
     const amountIn = new Decimal(i.assetIn.amount);
-    const effective = amountIn.mul(new Decimal(1).minus(POOL_FEE));
+    const effective = amountIn.mul(new Decimal(1).minus(fee));
     const out = reserveOut.mul(effective).div(reserveIn.plus(effective));
     const outDecimals = selling ? 6 : pool.sizeDecimals;
     const notionalUsd = selling ? amountIn.mul(price) : amountIn;
-    return { pool, price, selling, amountIn, out: out.toDecimalPlaces(outDecimals, Decimal.ROUND_DOWN), outDecimals, notionalUsd, fee: amountIn.mul(POOL_FEE) };
+    return { pool, price, selling, amountIn, out: out.toDecimalPlaces(outDecimals, Decimal.ROUND_DOWN), outDecimals, notionalUsd, fee: amountIn.mul(fee) };
   }
 
   async quote(i: ExecutionInstruction, ctx: VenueContext): Promise<Quote> {

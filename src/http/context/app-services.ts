@@ -31,7 +31,7 @@ export interface AppServices {
   contract: ContractDocuments;
   sources: MarketDataSource[];
   /** The venues that run, as /status describes them: real, simulated or replay. */
-  venues: readonly { id: string; kind: string; mode: string; upstream: string; network: string | null }[];
+  venues: readonly { id: string; kind: string; mode: string; upstream: string; network: string | null; chainId: number | null }[];
   ingest: IngestLoop;
   authenticator: Authenticator;
   keys: ApiKeys;

@@ -1,6 +1,6 @@
 import type { Candle } from '../../domain/candle.js';
 import { Decimal } from '../../domain/decimal.js';
-import { NO_FUNDING_OR_RATES, type MarketDefinition, type MarketQuote, type OrderBookSnapshot } from '../../domain/market.js';
+import { NO_KIND_FIGURES, type MarketDefinition, type MarketQuote, type OrderBookSnapshot } from '../../domain/market.js';
 
 /** A trade, a top-of-book quote and a bar as the gateway keeps them: the venue's figures as decimal strings, its own times. */
 export interface VenueTrade {
@@ -116,7 +116,7 @@ export function equityQuote(market: MarketDefinition, s: SymbolState, sessionOpe
     low24h: day?.low ?? null,
     volume24h: day ? new Decimal(day.volume).mul(day.vwap ?? day.close).toFixed(2) : '0',
     // Equities pay no funding and lend nothing.
-    ...NO_FUNDING_OR_RATES,
+    ...NO_KIND_FIGURES,
     sessionOpen,
     volumeDelta: '0',
     sourceTime: last.time,

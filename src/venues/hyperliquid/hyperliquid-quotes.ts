@@ -1,6 +1,6 @@
 import type { Candle } from '../../domain/candle.js';
 import { Decimal } from '../../domain/decimal.js';
-import type { MarketDefinition, MarketQuote } from '../../domain/market.js';
+import { NO_KIND_FIGURES, type MarketDefinition, type MarketQuote } from '../../domain/market.js';
 import { DECIMAL_PATTERN } from '../../domain/validators.js';
 
 /** One perpetual's context as `metaAndAssetCtxs` answers it (decimal strings). */
@@ -67,14 +67,10 @@ export function perpQuote(
     high24h: at.range24h?.high ?? null,
     low24h: at.range24h?.low ?? null,
     volume24h: venueDecimal(ctx.dayNtlVlm, `${market.asset} dayNtlVlm`),
+    ...NO_KIND_FIGURES,
     fundingRate: venueDecimal(ctx.funding, `${market.asset} funding`),
     nextFundingAt: Math.floor(at.sourceTime / HOUR) * HOUR + HOUR,
     openInterest: new Decimal(venueDecimal(ctx.openInterest, `${market.asset} openInterest`)).mul(mark).toFixed(2),
-    lastFunding: null,
-    supplyApy: null,
-    borrowApy: null,
-    utilization: null,
-    sessionOpen: null,
     volumeDelta: '0',
     sourceTime: at.sourceTime,
   };

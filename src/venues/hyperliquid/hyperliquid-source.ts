@@ -1,10 +1,10 @@
 import { InfoClient } from '@nktkas/hyperliquid';
 import type { Logger } from 'pino';
 import type { MarketDefinition, MarketQuote } from '../../domain/market.js';
-import { compareDecimal } from '../../domain/decimal-strings.js';
 import type { HistoryStores, MarketDataSource, SourceReading, SourceSink } from '../../sources/market-data-source.js';
 import { RealVenueSource } from '../../sources/real-venue-source.js';
 import { RequestBudget } from '../../sources/request-budget.js';
+import { storedDay } from '../../sources/stored-day.js';
 import type { UpstreamObserver } from '../../sources/upstream-observer.js';
 import { perpCatalogue, perpMarketId, type UniverseAsset } from './hyperliquid-catalogue.js';
 import { HYPERLIQUID_REFRESH_MS, hyperliquidHistory } from './hyperliquid-history.js';
@@ -13,9 +13,6 @@ import type { HyperliquidSettings } from './hyperliquid-settings.js';
 import { HyperliquidStream } from './hyperliquid-stream.js';
 import { HyperliquidUpstream } from './hyperliquid-upstream.js';
 import { pollWeightPerMinute } from './hyperliquid-weights.js';
-
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 /**
  * Hyperliquid's perpetuals as a market-data source (no key needed): the catalogue and contexts
@@ -118,15 +115,8 @@ export class HyperliquidSource extends RealVenueSource<HyperliquidStream> implem
     const candles = this.stores?.candles;
     if (!candles) return;
     for (const m of this.listed) {
-      const hours = await candles.range(m.id, HOUR, now - DAY, now);
-      if (hours.length === 0 || hours[0]!.start > now - DAY + HOUR) continue; // not 24 h of it stored yet
-      let high = hours[0]!.high;
-      let low = hours[0]!.low;
-      for (const c of hours) {
-        if (compareDecimal(c.high, high) > 0) high = c.high;
-        if (compareDecimal(c.low, low) < 0) low = c.low;
-      }
-      this.ranges.set(m.id, { high, low });
+      const day = await storedDay(candles, m.id, now);
+      if (day) this.ranges.set(m.id, { high: day.high, low: day.low });
     }
   }
 

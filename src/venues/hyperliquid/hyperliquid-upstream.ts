@@ -64,12 +64,7 @@ function classify(err: unknown): UpstreamFailure {
     const response = err.response;
     if (response) {
       const outcome = response.status === 429 ? '429' : response.status >= 500 ? '5xx' : '4xx';
-      const retryAfter = Number(response.headers.get('retry-after'));
-      return {
-        outcome,
-        reason: `${response.status} ${response.statusText}`.trim(),
-        ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1_000 } : {}),
-      };
+      return { outcome, reason: `${response.status} ${response.statusText}`.trim(), retryAfter: response.headers.get('retry-after') };
     }
   }
   const cause = (err as { cause?: { name?: string; message?: string } }).cause;

@@ -1,4 +1,4 @@
-import { NO_FUNDING_OR_RATES, type MarketDefinition, type MarketQuote, type OrderBookLevel } from '../../domain/market.js';
+import { NO_KIND_FIGURES, type MarketDefinition, type MarketQuote, type OrderBookLevel } from '../../domain/market.js';
 import { isSessionOpen, lastTradingInstant } from './equity-session.js';
 import { noise, priceAt, seedOf, TIME, volumeBetween } from './price-process.js';
 
@@ -34,8 +34,7 @@ export function quoteOf(m: MarketDefinition, now: number, since: number): Market
     high24h: fixed(high, m.priceDecimals),
     low24h: fixed(low, m.priceDecimals),
     volume24h: fixed(volume, 2),
-    ...NO_FUNDING_OR_RATES,
-    sessionOpen: null,
+    ...NO_KIND_FIGURES,
     volumeDelta: fixed(m.kind !== 'equity' || isSessionOpen(now) ? volumeBetween(m, since, Math.max(0, now - since)) : 0, 2),
     sourceTime: now,
   };

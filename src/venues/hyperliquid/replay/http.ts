@@ -4,6 +4,7 @@ import { answerInfo } from './info.js';
 import type { FaultKind, RecordedRequest, TrafficLog } from './traffic.js';
 import type { ReplayVenue } from './venue.js';
 import { exchangeWeight, infoBaseWeight, infoWeight } from './weights.js';
+import { readRequestBody } from '../../../replay/http-body.js';
 
 /** What an /exchange handler answers (the fake has none yet: see `exchange` in the start options). */
 export interface ExchangeAnswer {
@@ -26,26 +27,7 @@ export interface HttpState {
   hung: Set<ServerResponse>;
 }
 
-const MAX_BODY = 1 << 20;
 const TEXT = 'text/plain; charset=utf-8';
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        reject(new Error('body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 function parse(raw: string): unknown {
   try {
@@ -83,7 +65,7 @@ export function createHttpHandler(state: HttpState): (req: IncomingMessage, res:
 async function handle(state: HttpState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const at = Date.now();
   const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-  const rawBody = await readBody(req);
+  const rawBody = await readRequestBody(req);
   const body = parse(rawBody);
   const type = typeOf(path, body);
   const entry: Omit<RecordedRequest, 'seq'> = {
