@@ -18,6 +18,9 @@ const MetadataInput = builder.inputType('ExecutionMetadataInput', {
     leverage: t.int(),
     tokenOut: t.string(),
     slippageBps: t.int(),
+    timeInForce: t.string({
+      description: 'How a limit order rests at a real venue: gtc (default), alo (post-only) or ioc. The paper venues fill or refuse at once.',
+    }),
   }),
 });
 

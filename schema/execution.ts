@@ -1,6 +1,6 @@
-import type { Execution, Fill } from '../src/execution/execution-types.js';
+import type { Execution, Fill, RoutedOrderRef } from '../src/execution/execution-types.js';
 import { EXECUTION_STATES } from '../src/execution/execution-types.js';
-import { execute, executeScopes, executionByReference, executionOf } from '../resolvers/execution/executions.js';
+import { cancelExecution, execute, executeScopes, executionByReference, executionOf } from '../resolvers/execution/executions.js';
 import { builder } from './builder.js';
 import { PrincipalKindEnum } from './closed-sets.js';
 import { instructionArgs } from './execution-inputs.js';
@@ -19,6 +19,19 @@ const FillRef = builder.objectRef<Fill>('Fill').implement({
     notional: t.field({ type: 'Decimal', resolve: (f) => f.notional }),
     fee: t.field({ type: 'Decimal', resolve: (f) => f.fee }),
     feeToken: t.exposeString('feeToken'),
+  }),
+});
+
+const RoutedOrderRefType = builder.objectRef<RoutedOrderRef>('RoutedOrder').implement({
+  description: 'An order routed to a real venue (Hyperliquid, Alpaca): the ids it goes by there, and whether part of it still rests.',
+  fields: (t) => ({
+    clientOrderId: t.exposeString('clientOrderId', {
+      description: 'The client order id sent to the venue, derived from the account and the referenceId (the same on every retry).',
+    }),
+    venueOrderId: t.exposeString('venueOrderId', { nullable: true, description: "The venue's own id of the order, once it answered." }),
+    resting: t.exposeBoolean('resting', {
+      description: 'Whether part of the order still rests at the venue (cancel it with DELETE /api/v1/execute/executions/{executionId}).',
+    }),
   }),
 });
 
@@ -44,6 +57,12 @@ export const ExecutionRef = builder.objectRef<Execution & { replayed?: boolean }
     approvalId: t.exposeString('approvalId', { nullable: true }),
     agentSessionId: t.exposeString('agentSessionId', { nullable: true }),
     fill: t.field({ type: FillRef, nullable: true, resolve: (e) => e.fill }),
+    order: t.field({
+      type: RoutedOrderRefType,
+      nullable: true,
+      description: 'Set when the order was routed to a real venue; null on the paper venues.',
+      resolve: (e) => e.order ?? null,
+    }),
     reason: t.exposeString('reason', { nullable: true }),
     nextAction: t.string({
       nullable: true,
@@ -64,6 +83,13 @@ builder.mutationFields((t) => ({
     authScopes: (_r, _a, ctx) => executeScopes(ctx),
     args: { ...instructionArgs(t.arg), approvalId: t.arg.string({ description: 'The one-time approval (interactive clients).' }) },
     resolve: (_r, a, ctx) => execute(ctx, a),
+  }),
+  cancelExecution: t.field({
+    type: ExecutionRef,
+    description: 'DELETE /api/v1/execute/executions/{executionId} (scope execute:live): cancels the rest of an order resting at its venue.',
+    authScopes: (_r, _a, ctx) => executeScopes(ctx),
+    args: { executionId: t.arg.string({ required: true }) },
+    resolve: (_r, a, ctx) => cancelExecution(ctx, a.executionId),
   }),
 }));
 

@@ -138,8 +138,13 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
       plane.execution.reconciler.start(RECONCILE_EVERY_MS);
       if (bootstrap) await applyBootstrap(stores.identities, bootstrap, nowIso);
       else if (config.env !== 'production') demoKey = await ensureDemoKey(stores.identities, nowIso);
+      const orders = plane.execution.orders;
       if (startOptions.ingest === false) await market.lead();
-      else await stores.lease.start({ onAcquired: async () => (await market.lead(), market.ingest.start()), onLost: () => market.ingest.stop() });
+      else
+        await stores.lease.start({
+          onAcquired: async () => (await market.lead(), market.ingest.start(), orders.start()),
+          onLost: () => (market.ingest.stop(), orders.stop()),
+        });
       lifecycle.started = true;
       return demoKey ? { demoKey } : {};
     },
@@ -147,6 +152,7 @@ export function buildApp(config: GatewayConfig, options: AppOptions = {}): Gatew
     async stop() {
       await endStreams();
       market.ingest.stop();
+      plane.execution.orders.stop();
       for (const source of market.sources) source.close?.();
       plane.execution.reconciler.stop();
       services.sharedControls.stop();

@@ -107,6 +107,7 @@ describe('GET /api/v1/workflow-nodes', () => {
       'approval.createApproval',
       'approval.decideApproval',
       'execute.execute',
+      'execute.cancelExecution',
     ]);
     const preview = nodes.find((n: any) => n.id === 'preview.previewExecution');
     expect(preview.inputSchema.required).toEqual(expect.arrayContaining(['protocol', 'action', 'assetIn', 'referenceId']));

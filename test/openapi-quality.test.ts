@@ -6,6 +6,8 @@ import { dereference } from '../src/contract/contract-openapi.js';
 import { ROUTES } from '../src/contract/route-registry.js';
 import { call, perpOrder, SESSION_TIME } from './support/execution.js';
 import { startGateway, type TestGateway } from './support/gateway.js';
+import { ScriptedRoutedVenue } from './support/scripted-routed-venue.js';
+import type { ExecutionVenue } from '../src/execution/venues/execution-venue.js';
 import { writeBootstrap, type BootstrapKeys } from './support/keys.js';
 import { counts, redoclyProblems, spectralProblems } from './support/openapi-lint.js';
 import { SIWE_DOMAIN, signedMessage, TEST_WALLET } from './support/wallet.js';
@@ -129,6 +131,21 @@ async function scenario(): Promise<void> {
   await op('getExecution', `/api/v1/execute/executions/${execution.body.executionId}`, wallet);
   await op('getExecution', '/api/v1/execute/executions/exe_nope', wallet);
   await op('getExecutionByReference', '/api/v1/execute/references/example-0001', k);
+  // An order that rests at its venue (paper-equities routed, its venue side scripted), then cancelled.
+  await call(gw, 'POST', '/api/v1/agent-sessions', wallet, { ...sessionBody(['AAPL']), protocols: ['paper-equities'] });
+  const equityLimit = {
+    protocol: 'paper-equities',
+    action: 'place_order',
+    assetIn: { token: 'AAPL', amount: '2' },
+    metadata: { side: 'buy', type: 'limit', price: '200', timeInForce: 'gtc' },
+    referenceId: 'example-0004',
+  };
+  await call(gw, 'POST', '/api/v1/execute/preview', k, equityLimit);
+  const resting = await op('execute', '/api/v1/execute', k, equityLimit);
+  expect(resting.body.state).toBe('open');
+  await op('cancelExecution', `/api/v1/execute/executions/${resting.body.executionId}`, k);
+  await op('cancelExecution', `/api/v1/execute/executions/${resting.body.executionId}`, k);
+  await op('cancelExecution', '/api/v1/execute/executions/exe_nope', k);
   await op('getAuditLog', '/api/v1/audit?limit=3', k);
   await op('getPositions', '/api/v1/data/positions', k);
   const listed = await op('listExecutions', '/api/v1/execute/executions?limit=1', k);
@@ -143,7 +160,11 @@ async function scenario(): Promise<void> {
 
 beforeAll(async () => {
   keys = writeBootstrap(TEST_WALLET.address);
-  gw = await startGateway({ bootstrapPath: keys.path, siweDomain: SIWE_DOMAIN }, SESSION_TIME);
+  gw = await startGateway({ bootstrapPath: keys.path, siweDomain: SIWE_DOMAIN }, SESSION_TIME, {
+    faults: {
+      venues: (venues: Map<string, ExecutionVenue>) => new Map([...venues, ['paper-equities', new ScriptedRoutedVenue(venues.get('paper-equities')!)]]),
+    },
+  });
   publicDoc = await (await gw.get('/openapi.public.json')).json();
   canonicalPublicDoc = await (await gw.get('/api/v1/public/openapi.public.json')).json();
   fullDoc = await (await call(gw, 'GET', '/api/v1/openapi.json', keys.readOnly)).json();

@@ -642,7 +642,11 @@ export interface paths {
         get: operations["getExecution"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Cancels the rest of an order resting at its real venue (open or partially filled); gated as a live action.
+         * @description Only an execution routed to a real venue (order.resting true) can be cancelled; the venue's answer moves it (cancelled, or filled if it filled first). Gated as execute is: the caller's authority over the action (wallet readiness, the live scope, an agent session covering it for a key) and the kill switch and circuit breaker. The request and its outcome are in the audit log. Needs a Bearer API key with the scope execute:live (a wallet session also works). Idempotent: repeating it changes nothing more.
+         */
+        delete: operations["cancelExecution"];
         options?: never;
         head?: never;
         patch?: never;
@@ -944,6 +948,8 @@ export interface components {
                 leverage?: number;
                 tokenOut?: string;
                 slippageBps?: number;
+                /** @enum {string} */
+                timeInForce?: "gtc" | "alo" | "ioc";
             };
             referenceId: string;
             /** @description The one-time approval (interactive clients); omitted under an agent session. */
@@ -961,12 +967,14 @@ export interface components {
              */
             action: "place_order" | "set_leverage" | "cross_margin_transfer" | "options_order" | "short_sale" | "swap" | "multi_hop_swap" | "supply" | "withdraw" | "borrow" | "repay" | "flash_loan";
             /** @enum {string} */
-            state: "accepted" | "submitted" | "filled" | "partially_filled" | "rejected" | "failed" | "unknown";
+            state: "accepted" | "submitted" | "open" | "partially_filled" | "filled" | "cancelled" | "rejected" | "failed" | "unknown";
             /** @enum {string} */
             principalKind: "wallet_session" | "api_key";
             approvalId: string | null;
             agentSessionId: string | null;
             fill: components["schemas"]["Fill"] | null;
+            /** @description Set when the order was routed to a real venue; null on the paper venues. */
+            order: components["schemas"]["RoutedOrder"] | null;
             reason: string | null;
             /** @description What the client should do next: set while the outcome is `unknown` (reconcile by referenceId), null otherwise. */
             nextAction: string | null;
@@ -1028,12 +1036,14 @@ export interface components {
                 leverage?: number;
                 tokenOut?: string;
                 slippageBps?: number;
+                /** @enum {string} */
+                timeInForce?: "gtc" | "alo" | "ioc";
             };
             referenceId: string;
         };
         ExecutionStateChange: {
             /** @enum {string} */
-            state: "accepted" | "submitted" | "filled" | "partially_filled" | "rejected" | "failed" | "unknown";
+            state: "accepted" | "submitted" | "open" | "partially_filled" | "filled" | "cancelled" | "rejected" | "failed" | "unknown";
             /** Format: date-time */
             at: string;
             reason: string | null;
@@ -1493,6 +1503,15 @@ export interface components {
             keyId: string;
             /** Format: date-time */
             revokedAt: string | null;
+        };
+        /** @description An order routed to a real venue (Hyperliquid, Alpaca): the ids it goes by there, and whether part of it still rests. */
+        RoutedOrder: {
+            /** @description The client order id sent to the venue, derived from the account and the referenceId (the same on every retry). */
+            clientOrderId: string;
+            /** @description The venue's own id of the order, once it answered. */
+            venueOrderId: string | null;
+            /** @description Whether part of the order still rests at the venue (cancel it with DELETE /api/v1/execute/executions/{executionId}). */
+            resting: boolean;
         };
         RouteRef: {
             method: string;
@@ -2072,7 +2091,7 @@ export interface operations {
                      *             "closed": true
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiaGlzdG9yeSIsInAiOnsibSI6IkJUQy1QRVJQIiwiciI6IjFoIiwidG8iOjE3OTUwMTAzOTk5OTl9fQ.So2SdhCDa6A0jvBjxL3GgUNgLd6WqCC4bZkP4QjFdeA"
+                     *         "nextCursor": "eyJsIjoiaGlzdG9yeSIsInAiOnsibSI6IkJUQy1QRVJQIiwiciI6IjFoIiwidG8iOjE3OTUwMTAzOTk5OTl9fQ.VCtDzTw1QtKWzTe-Dg08uMEnOgI2WJv1uau6c010aUM"
                      *       }
                      *     }
                      */
@@ -2096,7 +2115,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "eae5a9c6-2a4d-4eaf-acf6-c1c451f4bb1a",
+                     *       "requestId": "db6b510a-13d7-4e91-8b4e-e86c068ffa6c",
                      *       "retryable": false
                      *     }
                      */
@@ -2309,7 +2328,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_orderbook_not_available",
                      *       "message": "No public order book for 'USDC'.",
-                     *       "requestId": "57812088-1efc-4e4d-8de4-0cf6a7db783c",
+                     *       "requestId": "098b0547-b0d7-4aae-96cd-6871d155dd5b",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets; only markets with hasOrderBook=true have one."
                      *     }
@@ -2486,7 +2505,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_protocol_not_found",
                      *       "message": "No public protocol 'nope'.",
-                     *       "requestId": "3108f95a-bff8-4944-bf08-eb91e8ab250b",
+                     *       "requestId": "e34a4aad-49b6-474f-b271-cc5bb5b49ad8",
                      *       "retryable": false,
                      *       "nextAction": "List public protocols with GET /api/v1/public/data/protocols.json."
                      *     }
@@ -3337,7 +3356,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "market_not_found",
                      *       "message": "No perpetual market for 'NOPE'.",
-                     *       "requestId": "2f2e80d1-4262-4522-bd1f-9299240f0171",
+                     *       "requestId": "3ce830fd-8e4a-43e3-bb4a-f7735aa453f8",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets."
                      *     }
@@ -3569,7 +3588,7 @@ export interface operations {
                      *             "annualizedPct": "10.7398"
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiZnVuZGluZyIsInAiOnsibSI6IkJUQy1QRVJQIiwiYmVmb3JlIjoxNzk1MDEwNDAwMDAwfX0.l8nqqKmVmfe0ldYPqn4H5Fo73eFK86Bq3OYJQKPrCY4"
+                     *         "nextCursor": "eyJsIjoiZnVuZGluZyIsInAiOnsibSI6IkJUQy1QRVJQIiwiYmVmb3JlIjoxNzk1MDEwNDAwMDAwfX0.wSVJBPh2pDCYdnfA2kvadsZnJoH4cSwexoHDiQfjT0o"
                      *       }
                      *     }
                      */
@@ -3593,7 +3612,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "5cad4466-3a63-437d-8d3f-e25d2cc97188",
+                     *       "requestId": "c0e88c78-d295-4ad2-be7d-cbeb95ce8de2",
                      *       "retryable": false
                      *     }
                      */
@@ -4026,7 +4045,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "missing"
                      *       },
-                     *       "requestId": "c9de844a-c996-4dfc-a207-04b088d65cda",
+                     *       "requestId": "94a97020-9d0a-4814-a1c5-51b5c2e3fd93",
                      *       "retryable": false,
                      *       "nextAction": "Create a key with `npm run keys -- create` and send it as a Bearer token."
                      *     }
@@ -4964,7 +4983,7 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "ags_57fe6e04-e90b-49d2-97e9-6e82570c2b1d",
+                     *         "id": "ags_8df6f560-b293-41de-a152-5244126c209a",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -4984,7 +5003,7 @@ export interface operations {
                      *         "active": true
                      *       },
                      *       {
-                     *         "id": "ags_83ba92ad-3d08-4ec5-b5d4-47471c4a287b",
+                     *         "id": "ags_205e07a9-93aa-4003-ab86-09a56603e09c",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -5116,7 +5135,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_57fe6e04-e90b-49d2-97e9-6e82570c2b1d",
+                     *       "id": "ags_8df6f560-b293-41de-a152-5244126c209a",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5171,7 +5190,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "wallet_session"
                      *       },
-                     *       "requestId": "1f6727ad-97c8-4625-a4b9-a2d20604b037",
+                     *       "requestId": "0d71a8e5-13a1-4be4-a724-4244438a6076",
                      *       "retryable": false,
                      *       "nextAction": "POST /api/v1/auth/siwe/nonce, sign the EIP-4361 message, then POST /api/v1/auth/siwe/verify."
                      *     }
@@ -5286,7 +5305,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_83ba92ad-3d08-4ec5-b5d4-47471c4a287b",
+                     *       "id": "ags_205e07a9-93aa-4003-ab86-09a56603e09c",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5353,7 +5372,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "agent_session_not_found",
                      *       "message": "No agent session ags_nope for this account.",
-                     *       "requestId": "2f420e6c-7f2b-4a7a-a3cd-c4cee56b2bc1",
+                     *       "requestId": "a3f557d5-bb12-4403-96d9-897945d93b33",
                      *       "retryable": false
                      *     }
                      */
@@ -5449,7 +5468,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "nonce": "998020173cf47689752f6e3d0a76109d06a8e77060679d96",
+                     *       "nonce": "1b257aeb49ff6947d3d7a76dd359389bcaf81f6f8de8e468",
                      *       "domain": "gateway.test",
                      *       "expiresAt": "2026-11-18T16:05:00.000Z"
                      *     }
@@ -5562,8 +5581,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: a104dd0af1c2526d0dad40ed70f68f8572028cc0026943c9\nIssued At: 2026-11-18T16:00:00.000Z",
-                 *       "signature": "0xfe1a1fa1bb047de7b72a596f488fc72e48ee4970c3444f798a43d8337d1c6faa30c16cdb1664a6c1da1e9a3ac54b87272c55e63f6857e7287a92c0c9b6d42cfe1c"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: ce6825dccaadead7ce90c64d8a17164f52fdc5ab044d8a73\nIssued At: 2026-11-18T16:00:00.000Z",
+                 *       "signature": "0x3474af6526ceb409d75b42ce09b63a4fdea7d5ea988e5f66af49916f5b71cacc726709bc5114ac7c0a1bc423bcf307468872e386553dd49763613bf0a215f2991b"
                  *     }
                  */
                 "application/json": components["schemas"]["SiweVerifyRequest"];
@@ -5583,7 +5602,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sessionToken": "tgws_dj-fSPp_QzAKm9iytkLF-KR1Z4QBK5gNUNUvstA2OiI",
+                     *       "sessionToken": "tgws_WK3PqjyYDIzgrJ3ytmVYLf4-vsFCzi1Ap-XiwJciUtk",
                      *       "accountId": "acct-1",
                      *       "wallet": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
                      *       "expiresAt": "2026-11-18T16:15:00.000Z"
@@ -5622,7 +5641,7 @@ export interface operations {
                      *       "code": "wallet_signature_invalid",
                      *       "message": "The nonce is unknown, expired or already used.",
                      *       "details": {},
-                     *       "requestId": "de0ae3fd-bc88-4820-95ee-e89e6db380e7",
+                     *       "requestId": "2daf305b-53a4-4c96-8df4-808e6c813a36",
                      *       "retryable": false,
                      *       "nextAction": "Get a new nonce from POST /api/v1/auth/siwe/nonce and sign a new message."
                      *     }
@@ -5856,7 +5875,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "previewId": "prv_29d12254-50fe-44e0-8c4e-b1e8a9c2a38c",
+                     *       "previewId": "prv_bcd51e87-d0d1-490c-b274-77e4318c2631",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -5966,7 +5985,7 @@ export interface operations {
                      *         "gate": "idempotency",
                      *         "check": "preview_reference"
                      *       },
-                     *       "requestId": "60bee4d3-2a08-4c40-bf67-ade1f377df71",
+                     *       "requestId": "70023ef6-19fe-468f-95d1-7f33f5cca966",
                      *       "retryable": false,
                      *       "nextAction": "Use a new referenceId, or read the execution by referenceId before any retry."
                      *     }
@@ -6090,7 +6109,7 @@ export interface operations {
                      *       "data": {
                      *         "approvals": [
                      *           {
-                     *             "approvalId": "apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
+                     *             "approvalId": "apr_d332efb3-6f21-4660-b7d3-1c992690e247",
                      *             "state": "consumed",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *             "instruction": {
@@ -6111,19 +6130,19 @@ export interface operations {
                      *             "expiresAt": "2026-11-18T16:05:00.000Z",
                      *             "decidedAt": "2026-11-18T16:00:00.000Z",
                      *             "consumedAt": "2026-11-18T16:00:00.000Z",
-                     *             "executionId": "exe_c3afa90e-7a68-4e2d-843c-ccd7fdf4dfe6",
+                     *             "executionId": "exe_ef28118b-2732-47fa-bfe0-01afd98a0a63",
                      *             "approveRequest": {
-                     *               "statement": "Approve execution apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Approve execution apr_d332efb3-6f21-4660-b7d3-1c992690e247 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
+                     *                 "urn:gateway:approval:apr_d332efb3-6f21-4660-b7d3-1c992690e247",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
                      *             },
                      *             "rejectRequest": {
-                     *               "statement": "Reject execution apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Reject execution apr_d332efb3-6f21-4660-b7d3-1c992690e247 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
+                     *                 "urn:gateway:approval:apr_d332efb3-6f21-4660-b7d3-1c992690e247",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
@@ -6154,7 +6173,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "state"
                      *       },
-                     *       "requestId": "efdb8c5b-220e-400e-9c97-62768c373c34",
+                     *       "requestId": "0a4f6939-179c-488d-9465-07bb661432fc",
                      *       "retryable": false
                      *     }
                      */
@@ -6254,7 +6273,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
+                     *       "approvalId": "apr_d332efb3-6f21-4660-b7d3-1c992690e247",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6277,17 +6296,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_d332efb3-6f21-4660-b7d3-1c992690e247 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
+                     *           "urn:gateway:approval:apr_d332efb3-6f21-4660-b7d3-1c992690e247",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_d332efb3-6f21-4660-b7d3-1c992690e247 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
+                     *           "urn:gateway:approval:apr_d332efb3-6f21-4660-b7d3-1c992690e247",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6431,7 +6450,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
+                     *       "approvalId": "apr_d332efb3-6f21-4660-b7d3-1c992690e247",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6454,17 +6473,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_d332efb3-6f21-4660-b7d3-1c992690e247 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
+                     *           "urn:gateway:approval:apr_d332efb3-6f21-4660-b7d3-1c992690e247",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_d332efb3-6f21-4660-b7d3-1c992690e247 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
+                     *           "urn:gateway:approval:apr_d332efb3-6f21-4660-b7d3-1c992690e247",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6518,7 +6537,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "approval_not_found",
                      *       "message": "No approval apr_nope for this account.",
-                     *       "requestId": "c3544349-6b1b-4e11-a57f-c90c665e7c78",
+                     *       "requestId": "5379148f-adbc-4f78-acb7-90820a157f55",
                      *       "retryable": false
                      *     }
                      */
@@ -6577,8 +6596,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "decision": "approve",
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 777755fb37f8cbbea19ebca0e8348833f976a992f8952f2c\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                 *       "signature": "0x08edbecd2178f61f4b82b3fb48db9edb044391e0d2e63c731902f73dd441a13b15e8cdc287f3a2c53c9dce45a6bfeaeab51453014a8b5b2292924b3c501c014c1b"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_d332efb3-6f21-4660-b7d3-1c992690e247 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: aa59c986468bc4862c1b262d2592c28272348c81af8b6f60\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_d332efb3-6f21-4660-b7d3-1c992690e247\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                 *       "signature": "0xc712db136bb02b40bd15fdd3f38a9a25919e91dd52e117027bff18425605b8cb34a15f32574d0489267198366682eae88018119da541bd8343c40ff42618d77a1b"
                  *     }
                  */
                 "application/json": components["schemas"]["ApprovalDecision"];
@@ -6598,7 +6617,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
+                     *       "approvalId": "apr_d332efb3-6f21-4660-b7d3-1c992690e247",
                      *       "state": "approved",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6621,17 +6640,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_d332efb3-6f21-4660-b7d3-1c992690e247 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
+                     *           "urn:gateway:approval:apr_d332efb3-6f21-4660-b7d3-1c992690e247",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_d332efb3-6f21-4660-b7d3-1c992690e247 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
+                     *           "urn:gateway:approval:apr_d332efb3-6f21-4660-b7d3-1c992690e247",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6718,7 +6737,7 @@ export interface operations {
                      *       "details": {
                      *         "state": "approved"
                      *       },
-                     *       "requestId": "f4bd2897-8967-4068-b608-ffc2e52a1026",
+                     *       "requestId": "026a9b5e-eba2-48ce-80aa-363ef22c38b5",
                      *       "retryable": false,
                      *       "nextAction": "Create a new approval."
                      *     }
@@ -6804,18 +6823,19 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "protocol": "paper-perps",
+                 *       "protocol": "paper-equities",
                  *       "action": "place_order",
                  *       "assetIn": {
-                 *         "token": "BTC",
-                 *         "amount": "0.01"
+                 *         "token": "AAPL",
+                 *         "amount": "2"
                  *       },
                  *       "metadata": {
                  *         "side": "buy",
-                 *         "type": "market"
+                 *         "type": "limit",
+                 *         "price": "200",
+                 *         "timeInForce": "gtc"
                  *       },
-                 *       "referenceId": "example-0001",
-                 *       "approvalId": "apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5"
+                 *       "referenceId": "example-0004"
                  *     }
                  */
                 "application/json": components["schemas"]["ExecuteRequest"];
@@ -6836,14 +6856,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_c3afa90e-7a68-4e2d-843c-ccd7fdf4dfe6",
+                     *       "executionId": "exe_ef28118b-2732-47fa-bfe0-01afd98a0a63",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
+                     *       "approvalId": "apr_d332efb3-6f21-4660-b7d3-1c992690e247",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -6853,6 +6873,7 @@ export interface operations {
                      *         "fee": "0.313702",
                      *         "feeToken": "USDC"
                      *       },
+                     *       "order": null,
                      *       "reason": null,
                      *       "nextAction": null,
                      *       "createdAt": "2026-11-18T16:00:00.000Z",
@@ -6923,7 +6944,7 @@ export interface operations {
                      *         "gate": "authority",
                      *         "check": "agent_session"
                      *       },
-                     *       "requestId": "3e31cf02-f239-4f09-8460-4052ff10e1ff",
+                     *       "requestId": "4f991769-c60b-4716-85b8-55eeab5b6854",
                      *       "retryable": false,
                      *       "nextAction": "Interactive: create and approve an approval, then submit with its approvalId. API key: activate an agent session covering this order."
                      *     }
@@ -6952,7 +6973,7 @@ export interface operations {
                      *         "gate": "quote",
                      *         "check": "preview"
                      *       },
-                     *       "requestId": "60071e91-fccb-4d96-ad08-7fa529f3c787",
+                     *       "requestId": "cd7f3b22-d7cc-4825-af41-8993a7bbe8d6",
                      *       "retryable": true,
                      *       "nextAction": "Call POST /api/v1/execute/preview again with the same body, then resubmit."
                      *     }
@@ -7035,7 +7056,7 @@ export interface operations {
                 /** @description The nextCursor of the previous page (opaque, signed); omit for the first page. */
                 cursor?: string;
                 /** @description Only records in this state. */
-                state?: "accepted" | "submitted" | "filled" | "partially_filled" | "rejected" | "failed" | "unknown";
+                state?: "accepted" | "submitted" | "open" | "partially_filled" | "filled" | "cancelled" | "rejected" | "failed" | "unknown";
                 /** @description Only records of this protocol (an id GET /api/v1/capabilities lists). */
                 protocol?: string;
                 /** @description Only records whose referenceId starts with this. */
@@ -7076,14 +7097,14 @@ export interface operations {
                      *       "data": {
                      *         "executions": [
                      *           {
-                     *             "executionId": "exe_c3afa90e-7a68-4e2d-843c-ccd7fdf4dfe6",
+                     *             "executionId": "exe_ef28118b-2732-47fa-bfe0-01afd98a0a63",
                      *             "referenceId": "example-0001",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *             "protocol": "paper-perps",
                      *             "action": "place_order",
                      *             "state": "filled",
                      *             "principalKind": "wallet_session",
-                     *             "approvalId": "apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
+                     *             "approvalId": "apr_d332efb3-6f21-4660-b7d3-1c992690e247",
                      *             "agentSessionId": null,
                      *             "fill": {
                      *               "price": "62740.4",
@@ -7093,6 +7114,7 @@ export interface operations {
                      *               "fee": "0.313702",
                      *               "feeToken": "USDC"
                      *             },
+                     *             "order": null,
                      *             "reason": null,
                      *             "nextAction": null,
                      *             "createdAt": "2026-11-18T16:00:00.000Z",
@@ -7112,7 +7134,7 @@ export interface operations {
                      *             "replayed": false
                      *           }
                      *         ],
-                     *         "nextCursor": null
+                     *         "nextCursor": "eyJsIjoiZXhlY3V0aW9ucyIsInAiOnsiYXQiOjE3OTUwMTc2MDAwMDAsImlkIjoiZXhlX2VmMjgxMThiLTI3MzItNDdmYS1iZmUwLTAxYWZkOThhMGE2MyJ9fQ.VLXmXprH0oIEodC2iVr_bpX6TKsbmd0xNKzfEN0IlkQ"
                      *       }
                      *     }
                      */
@@ -7136,7 +7158,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "cursor"
                      *       },
-                     *       "requestId": "155c326e-1dd9-4eed-a74d-dfc1b0080cd4",
+                     *       "requestId": "2b8457a0-0bc4-4eb8-96f3-22c4f069b22e",
                      *       "retryable": false
                      *     }
                      */
@@ -7220,14 +7242,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_c3afa90e-7a68-4e2d-843c-ccd7fdf4dfe6",
+                     *       "executionId": "exe_ef28118b-2732-47fa-bfe0-01afd98a0a63",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
+                     *       "approvalId": "apr_d332efb3-6f21-4660-b7d3-1c992690e247",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -7237,6 +7259,7 @@ export interface operations {
                      *         "fee": "0.313702",
                      *         "feeToken": "USDC"
                      *       },
+                     *       "order": null,
                      *       "reason": null,
                      *       "nextAction": null,
                      *       "createdAt": "2026-11-18T16:00:00.000Z",
@@ -7303,7 +7326,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "execution_not_found",
                      *       "message": "No execution exe_nope for this account.",
-                     *       "requestId": "9a50bac0-65a4-421b-acc6-8a1c711281ee",
+                     *       "requestId": "f4dfead5-e737-43a1-b5ec-e19144bc621b",
                      *       "retryable": false
                      *     }
                      */
@@ -7347,6 +7370,226 @@ export interface operations {
             };
         };
     };
+    cancelExecution: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An execution id (exe_...). */
+                executionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancels the rest of an order resting at its real venue (open or partially filled); gated as a live action. */
+            200: {
+                headers: {
+                    /** @description private, no-store */
+                    "Cache-Control"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "executionId": "exe_a60fe00c-9d1d-40aa-81b2-ed6915f02730",
+                     *       "referenceId": "example-0004",
+                     *       "instructionHash": "e7fcd4901945cfc0c0aafdab0dab3548e40877d13fe8dc7bb2bff27be6d448a9",
+                     *       "protocol": "paper-equities",
+                     *       "action": "place_order",
+                     *       "state": "cancelled",
+                     *       "principalKind": "api_key",
+                     *       "approvalId": null,
+                     *       "agentSessionId": "ags_7d4d78f7-b34c-4f95-a3b2-e8bcf363a377",
+                     *       "fill": null,
+                     *       "order": {
+                     *         "clientOrderId": "0xed519203520c3d3644cde620b5b7f84a",
+                     *         "venueOrderId": "v-1",
+                     *         "resting": false
+                     *       },
+                     *       "reason": "cancelled by the client",
+                     *       "nextAction": null,
+                     *       "createdAt": "2026-11-18T16:00:00.000Z",
+                     *       "updatedAt": "2026-11-18T16:00:00.000Z",
+                     *       "history": [
+                     *         {
+                     *           "state": "accepted",
+                     *           "at": "2026-11-18T16:00:00.000Z",
+                     *           "reason": null
+                     *         },
+                     *         {
+                     *           "state": "submitted",
+                     *           "at": "2026-11-18T16:00:00.000Z",
+                     *           "reason": null
+                     *         }
+                     *       ],
+                     *       "replayed": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Execution"];
+                };
+            };
+            /** @description Invalid request: a parameter or body field is wrong (details.field or details.parameter names it). Codes: invalid_request. */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "invalid_request";
+                    };
+                };
+            };
+            /** @description Authentication required, or the credential is missing, malformed, unknown, revoked or lacks the scope. Codes: unauthenticated, insufficient_scope. */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "unauthenticated" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description A scope, policy, regulatory, certification or approval gate denied the request. Codes: EXECUTION_DISABLED, ACTION_NOT_CERTIFIED, ACTION_CANARY_ONLY, POLICY_DENIED, INSUFFICIENT_BALANCE. */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "EXECUTION_DISABLED" | "ACTION_NOT_CERTIFIED" | "ACTION_CANARY_ONLY" | "POLICY_DENIED" | "INSUFFICIENT_BALANCE";
+                    };
+                };
+            };
+            /** @description No such execution for this account. Codes: execution_not_found. */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not Found",
+                     *       "code": "execution_not_found",
+                     *       "message": "No execution exe_nope for this account.",
+                     *       "requestId": "fa2483e0-7273-4a25-be93-c36fe03959e0",
+                     *       "retryable": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "execution_not_found";
+                    };
+                };
+            };
+            /** @description Nothing of the execution rests at a venue. Codes: IDEMPOTENCY_CONFLICT, QUOTE_STALE, execution_not_open. */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Conflict",
+                     *       "code": "execution_not_open",
+                     *       "message": "Execution exe_a60fe00c-9d1d-40aa-81b2-ed6915f02730 has nothing resting at a venue to cancel (it is cancelled).",
+                     *       "requestId": "97837f59-d925-4d97-88d7-09769cf3b84b",
+                     *       "retryable": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_CONFLICT" | "QUOTE_STALE" | "execution_not_open";
+                    };
+                };
+            };
+            /** @description The request body is over the limit; the connection is closed after the answer. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json), or is compressed (send it uncompressed). Codes: unsupported_media_type, unsupported_content_encoding. */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "unsupported_media_type" | "unsupported_content_encoding";
+                    };
+                };
+            };
+            /** @description Rate limited; back off and retry after the rate-limit window (Retry-After). Codes: rate_limited. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "rate_limited";
+                    };
+                };
+            };
+            /** @description VENUE_UNHEALTHY: halted, or the venue did not answer (the order may still rest; read it back). Codes: POLICY_UNAVAILABLE, VENUE_UNHEALTHY, shared_state_unavailable. */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        code: "POLICY_UNAVAILABLE" | "VENUE_UNHEALTHY" | "shared_state_unavailable";
+                    };
+                };
+            };
+        };
+    };
     getExecutionByReference: {
         parameters: {
             query?: never;
@@ -7372,14 +7615,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_c3afa90e-7a68-4e2d-843c-ccd7fdf4dfe6",
+                     *       "executionId": "exe_ef28118b-2732-47fa-bfe0-01afd98a0a63",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
+                     *       "approvalId": "apr_d332efb3-6f21-4660-b7d3-1c992690e247",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -7389,6 +7632,7 @@ export interface operations {
                      *         "fee": "0.313702",
                      *         "feeToken": "USDC"
                      *       },
+                     *       "order": null,
                      *       "reason": null,
                      *       "nextAction": null,
                      *       "createdAt": "2026-11-18T16:00:00.000Z",
@@ -7566,7 +7810,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "api_key_not_found",
                      *       "message": "No key k-nope for this account.",
-                     *       "requestId": "b2edb6e4-5aa3-407c-b0d5-fb94e15413a5",
+                     *       "requestId": "b5342e98-6024-4e19-a4e3-6b21e1430041",
                      *       "retryable": false
                      *     }
                      */
@@ -7669,48 +7913,44 @@ export interface operations {
                      * @example {
                      *       "entries": [
                      *         {
-                     *           "seq": 8,
+                     *           "seq": 13,
                      *           "accountId": "acct-1",
                      *           "at": "2026-11-18T16:00:00.000Z",
                      *           "type": "execution",
-                     *           "referenceId": "example-0001",
+                     *           "referenceId": "example-0004",
                      *           "details": {
-                     *             "executionId": "exe_c3afa90e-7a68-4e2d-843c-ccd7fdf4dfe6",
-                     *             "state": "filled",
-                     *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                     *             "approvalId": "apr_73574981-2e92-4eec-a9ce-0ac7a437f8a5",
-                     *             "agentSessionId": null,
-                     *             "fill": {
-                     *               "price": "62740.4",
-                     *               "filledAmount": "0.01",
-                     *               "requestedAmount": "0.01",
-                     *               "notional": "627.40",
-                     *               "fee": "0.313702",
-                     *               "feeToken": "USDC"
-                     *             }
+                     *             "executionId": "exe_a60fe00c-9d1d-40aa-81b2-ed6915f02730",
+                     *             "state": "open",
+                     *             "instructionHash": "e7fcd4901945cfc0c0aafdab0dab3548e40877d13fe8dc7bb2bff27be6d448a9",
+                     *             "approvalId": null,
+                     *             "agentSessionId": "ags_7d4d78f7-b34c-4f95-a3b2-e8bcf363a377",
+                     *             "fill": null,
+                     *             "venue": "paper-equities",
+                     *             "clientOrderId": "0xed519203520c3d3644cde620b5b7f84a",
+                     *             "venueOrderId": "v-1",
+                     *             "placed": true
                      *           },
-                     *           "prevHash": "073e51f80ca71093168b8a54435208b6c116a79ead45bb76a4fc7640062950b6",
-                     *           "hash": "b50706bcfea806905bd8a0b1827f92a1d1be7406066b77a30d5cb1f93b94fd59"
+                     *           "prevHash": "d6e6e4deed39009360de35dadfd8b8f1825302950ee1d8bd0b63c1878113581e",
+                     *           "hash": "487891920096382f914cc9ca923cd971517fee6e660344aa94cfac23dfde02db"
                      *         },
                      *         {
-                     *           "seq": 9,
+                     *           "seq": 14,
                      *           "accountId": "acct-1",
                      *           "at": "2026-11-18T16:00:00.000Z",
-                     *           "type": "execution_refused",
-                     *           "referenceId": "example-0002",
+                     *           "type": "execution_cancel",
+                     *           "referenceId": "example-0004",
                      *           "details": {
-                     *             "code": "POLICY_DENIED",
-                     *             "gate": "authority",
-                     *             "check": "agent_session",
-                     *             "instructionHash": "cb1ca44f43f2c7b8faa5adfa29c138ab9674cf284e2079265658148018a68472"
+                     *             "executionId": "exe_a60fe00c-9d1d-40aa-81b2-ed6915f02730",
+                     *             "clientOrderId": "0xed519203520c3d3644cde620b5b7f84a",
+                     *             "principal": "key"
                      *           },
-                     *           "prevHash": "b50706bcfea806905bd8a0b1827f92a1d1be7406066b77a30d5cb1f93b94fd59",
-                     *           "hash": "f6ccf8b3901f28925bf8c0e7317cd0f5f04cf4dd61e1dfc6c0adb1c6d9a39d4c"
+                     *           "prevHash": "487891920096382f914cc9ca923cd971517fee6e660344aa94cfac23dfde02db",
+                     *           "hash": "be1bc821dd34c763595349e7cff819c0277fcbad5ef2992c14d7e45d92f1296a"
                      *         }
                      *       ],
                      *       "chainValid": true,
                      *       "brokenAt": null,
-                     *       "nextCursor": "eyJsIjoiYXVkaXQiLCJwIjp7ImEiOiJhY2N0LTEiLCJiZWZvcmUiOjh9fQ.lHzjhGLQeyTkXg0SFqGiaX4DBmbecvRlfsjv9_jeHjg"
+                     *       "nextCursor": "eyJsIjoiYXVkaXQiLCJwIjp7ImEiOiJhY2N0LTEiLCJiZWZvcmUiOjEzfX0.AAr-Jr0rygp2t0OzNQFX4IZE_DvuTdB4cc5fE-zts8A"
                      *     }
                      */
                     "application/json": components["schemas"]["AuditLog"];

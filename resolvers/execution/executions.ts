@@ -27,3 +27,8 @@ export async function executionOf(ctx: GatewayContext, executionId: string): Pro
 export async function executionByReference(ctx: GatewayContext, referenceId: string): Promise<Execution> {
   return ctx.services.execution.executions.byReference((await principalOf(ctx)).account.id, referenceId);
 }
+
+/** DELETE /api/v1/execute/executions/{executionId}: cancels the rest of a resting routed order. */
+export async function cancelExecution(ctx: GatewayContext, executionId: string): Promise<Execution> {
+  return ctx.services.execution.executions.cancel(await principalOf(ctx), executionId);
+}

@@ -1,12 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { ExecutionDeps } from './execution-deps.js';
-import { isFinalState, type Execution } from './execution-types.js';
+import { isFinalState, isSettled, type Execution } from './execution-types.js';
+import { applyVenueOrder, routedMarketOf, routedVenueOf, withOrderLock } from './routed-orders.js';
+import type { RoutedVenue } from './venues/routed-venue.js';
 import { advance, auditExecution, NEVER_REACHED_VENUE, parseVenueOrder, settleSpend, VOID_RECORD } from './execution-progress.js';
 
 /** An execution on its way (accepted, submitted) is left to its request this long before the reconciler steps in. */
 export const RECONCILE_GRACE_MS = 10_000;
 const LOCK_TTL_MS = 30_000;
 const BATCH = 200;
+/**
+ * A routed order its venue has no record of is taken as never placed only this long after it
+ * was sent (a request still on its way could land until then; every adapter's timeout is shorter).
+ */
+export const ROUTED_UNSEEN_MS = 60_000;
 
 /**
  * Finishes executions whose request could not: a store outage or a crash after the referenceId
@@ -26,6 +33,8 @@ export class ExecutionReconciler {
   /** Finishes one execution; answers it as it now stands (unchanged when another replica holds it). */
   async reconcile(execution: Execution): Promise<Execution> {
     const { deps } = this;
+    const routed = routedVenueOf(deps, execution.protocol);
+    if (routed) return this.reconcileRouted(execution, routed);
     if (isFinalState(execution.state)) return execution;
     const lock = `reconcile:${execution.id}`;
     const claim = await deps.idempotency.claim(lock, this.holder, LOCK_TTL_MS);
@@ -57,6 +66,48 @@ export class ExecutionReconciler {
     }
   }
 
+  /**
+   * A routed execution: the venue's record of its client order id decides. An order the venue
+   * holds moves the execution to its state; one the venue never received (past ROUTED_UNSEEN_MS)
+   * or never sent ends `failed`, its approval and session spend given back; a venue that cannot
+   * be asked leaves it as it is for the next pass.
+   */
+  private async reconcileRouted(execution: Execution, venue: RoutedVenue): Promise<Execution> {
+    const { deps } = this;
+    if (isSettled(execution)) return execution;
+    const order = execution.order;
+    const market = routedMarketOf(deps, execution);
+    let record = null;
+    if (order && market) {
+      try {
+        record = await venue.lookup(order.clientOrderId, market);
+      } catch (err) {
+        deps.logger.warn(
+          { executionId: execution.id, err: err instanceof Error ? err.message : String(err) },
+          'venue not reachable to reconcile an order; next pass',
+        );
+        return execution;
+      }
+    }
+    const sentAt = execution.history.find((h) => h.state === 'submitted')?.at ?? execution.createdAt;
+    if (!record && order && market && deps.clock.now() - sentAt < ROUTED_UNSEEN_MS) return execution;
+    return withOrderLock(deps, execution.id, async (e) => {
+      if (record) {
+        if (await applyVenueOrder(deps, e, record, { reconciled: true }))
+          deps.logger.info({ executionId: e.id, state: e.state }, 'routed execution reconciled');
+        return e;
+      }
+      if (isSettled(e) || e.state === 'open' || e.state === 'partially_filled') return e;
+      if (e.approvalId) await deps.approvals.release(e.approvalId, e.id);
+      e.fill = null;
+      await settleSpend(deps, { ...e, state: 'failed' });
+      await advance(deps, e, 'failed', NEVER_REACHED_VENUE);
+      await auditExecution(deps, e, { reconciled: true, clientOrderId: order?.clientOrderId ?? null });
+      deps.logger.info({ executionId: e.id }, 'routed execution never reached its venue');
+      return e;
+    });
+  }
+
   /** One pass over the open executions; returns how many it finished. */
   runOnce(options: { graceMs?: number } = {}): Promise<number> {
     this.running ??= this.pass(options.graceMs ?? RECONCILE_GRACE_MS).finally(() => (this.running = undefined));
@@ -68,7 +119,7 @@ export class ExecutionReconciler {
     let finished = 0;
     for (const e of await this.deps.executions.listOpen(BATCH)) {
       if (e.state !== 'unknown' && now - e.updatedAt < graceMs) continue;
-      if (isFinalState((await this.reconcile(e)).state)) finished++;
+      if (isSettled(await this.reconcile(e))) finished++;
     }
     return finished;
   }

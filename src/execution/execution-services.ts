@@ -10,6 +10,7 @@ import { standingBlocks } from './gates.js';
 import { Executions } from './executions.js';
 import { ExecutionReconciler } from './execution-reconciler.js';
 import type { Ledger } from './ledger.js';
+import { OrderFollower } from './order-follower.js';
 import { Previews } from './previews.js';
 
 /** The execution plane's services, as resolvers see them. */
@@ -19,6 +20,8 @@ export interface ExecutionServices {
   executions: Executions;
   /** Finishes executions left open by an outage, a crash or an unconfirmed venue. */
   reconciler: ExecutionReconciler;
+  /** Keeps orders resting at real venues in step with them (where ingestion runs). */
+  orders: OrderFollower;
   agentSessions: AgentSessions;
   audit: AuditTrail;
   wallets: WalletSessions;
@@ -41,6 +44,7 @@ export function createExecutionServices(deps: ExecutionDeps, wallets: WalletSess
     approvals: new Approvals(deps, previews, wallets),
     executions: new Executions(deps, previews, agentSessions, reconciler),
     reconciler,
+    orders: new OrderFollower(deps),
     agentSessions,
     audit: deps.audit,
     wallets,

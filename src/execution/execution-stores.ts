@@ -43,8 +43,12 @@ export interface ExecutionStore {
   get(id: string): Promise<Execution | undefined>;
   update(execution: Execution): Promise<void>;
   findByReference(accountId: string, referenceId: string): Promise<Execution | undefined>;
-  /** Executions not yet in a final state (accepted, submitted, unknown): what the reconciler finishes. */
+  /** Executions awaiting the reconciler (accepted, submitted, unknown). */
   listOpen(limit: number): Promise<Execution[]>;
+  /** Executions whose order rests at a real venue (`order.resting`): what the order follower watches. */
+  listResting(limit: number): Promise<Execution[]>;
+  /** The execution of a routed order, by the client order id it was sent with. */
+  findByClientOrderId(clientOrderId: string): Promise<Execution | undefined>;
   /** An account's executions, newest first, filtered, from a position. */
   list(accountId: string, query: ListQuery): Promise<Execution[]>;
 }

@@ -25,11 +25,35 @@ export interface Approval {
   executionId: string | null;
 }
 
-export const EXECUTION_STATES = ['accepted', 'submitted', 'filled', 'partially_filled', 'rejected', 'failed', 'unknown'] as const;
+export const EXECUTION_STATES = ['accepted', 'submitted', 'open', 'partially_filled', 'filled', 'cancelled', 'rejected', 'failed', 'unknown'] as const;
 export type ExecutionState = (typeof EXECUTION_STATES)[number];
 
-/** States an execution ends in; `accepted` and `submitted` are on the way, `unknown` awaits the reconciler. */
-export const isFinalState = (s: ExecutionState): boolean => s === 'filled' || s === 'partially_filled' || s === 'rejected' || s === 'failed';
+/**
+ * States an execution ends in: `accepted` and `submitted` are on the way, `unknown` awaits the
+ * reconciler, and `open` rests at a real venue. A `partially_filled` order still resting at its
+ * venue (`order.resting`) is not over either: see isSettled.
+ */
+export const isFinalState = (s: ExecutionState): boolean =>
+  s === 'filled' || s === 'partially_filled' || s === 'cancelled' || s === 'rejected' || s === 'failed';
+
+/** Whether nothing more can happen to an execution: a final state, and no rest of its order left at the venue. */
+export const isSettled = (e: Pick<Execution, 'state' | 'order'>): boolean => isFinalState(e.state) && !e.order?.resting;
+
+/** States whose outcome the reconciler finishes (the request could not, or the venue did not confirm). */
+export const awaitsReconciler = (s: ExecutionState): boolean => s === 'accepted' || s === 'submitted' || s === 'unknown';
+
+/** An order routed to a real venue: its client order id (derived from the account and the referenceId) and what the venue holds. */
+export interface RoutedOrderRef {
+  clientOrderId: string;
+  /** The market it trades and its size (base units), for lookups and fills. */
+  marketId: string;
+  side: 'buy' | 'sell';
+  amount: string;
+  /** The venue's own id, once it answered. */
+  venueOrderId: string | null;
+  /** Whether part of the order still rests at the venue (open, or partially filled and open). */
+  resting: boolean;
+}
 
 export interface Fill {
   price: string;
@@ -55,6 +79,8 @@ export interface Execution {
   spend?: { periodStart: number; amount: string } | null;
   fill: Fill | null;
   reason: string | null;
+  /** Set once the order is routed to a real venue (before it is sent); absent on the paper venues. */
+  order?: RoutedOrderRef | null;
   createdAt: number;
   updatedAt: number;
   history: { state: ExecutionState; at: number; reason: string | null }[];

@@ -10,12 +10,15 @@ import { RECONCILE_GRACE_MS, type ExecutionReconciler } from './execution-reconc
 import { periodStartOf } from './agent-session-scope.js';
 import { submitToVenue } from './venue-submission.js';
 import { block, gateError, type GateVerdict } from './gate-verdict.js';
-import { firstBlock } from './gates.js';
+import { firstBlock, standingBlocks } from './gates.js';
 import { instructionHash, parseInstruction } from './instruction.js';
 import type { Previews } from './previews.js';
 import { resolveTarget } from './target.js';
 import type { Quote } from './venues/execution-venue.js';
-import { invalidField, notFound } from '../errors/error-factories.js';
+import { conflict, invalidField, notFound } from '../errors/error-factories.js';
+import { venueRefused } from '../errors/venue-refusals.js';
+import { applyVenueOrder, routedMarketOf, routedVenueOf, withOrderLock } from './routed-orders.js';
+import { VenueRefusal } from './venues/routed-venue.js';
 
 export const executionKey = (accountId: string, referenceId: string) => `execute:${accountId}:${referenceId}`;
 
@@ -194,6 +197,55 @@ export class Executions {
     return { execution: done, replayed: false };
   }
 
+  /**
+   * Cancels the rest of a routed order resting at its venue. Gated as a live action: the
+   * caller's authority over the protocol action (wallet readiness, the live scope, an agent
+   * session covering it for a key) and the kill switch and the venue's circuit breaker; the
+   * venue's answer moves the execution (cancelled, or filled if it filled first) and the audit
+   * chain records the request.
+   */
+  async cancel(principal: Principal, executionId: string): Promise<Execution> {
+    const { deps } = this;
+    const found = await this.get(principal.account.id, executionId);
+    const venue = routedVenueOf(deps, found.protocol);
+    const market = routedMarketOf(deps, found);
+    if (!venue || !found.order?.resting || !market) {
+      throw conflict('execution_not_open', `Execution ${executionId} has nothing resting at a venue to cancel (it is ${found.state}).`);
+    }
+    const protocol = deps.protocols.visibleProtocols().find((p) => p.id === found.protocol);
+    const action = protocol?.actions.find((a) => a.id === found.action);
+    if (!protocol || !action) throw conflict('execution_not_open', `Execution ${executionId}'s protocol is no longer offered.`);
+    const blocks = await standingBlocks({ deps, principal, protocol, action, now: deps.clock.now() });
+    // Stale or degraded market data does not stop a cancel; the operator's halts and the caller's authority do.
+    const refusal = blocks.find((b) => b.gate === 'authority' || (b.gate === 'venue' && (b.check === 'kill_switch' || b.check === 'circuit_breaker')));
+    if (refusal) {
+      await deps.audit.record(found.accountId, 'execution_cancel_refused', found.referenceId, {
+        executionId,
+        code: refusal.code,
+        gate: refusal.gate,
+        check: refusal.check,
+      });
+      throw gateError(refusal);
+    }
+    await deps.audit.record(found.accountId, 'execution_cancel', found.referenceId, {
+      executionId,
+      clientOrderId: found.order.clientOrderId,
+      principal: principal.kind,
+    });
+    let state;
+    try {
+      state = await venue.cancel(found.order.clientOrderId, market);
+    } catch (err) {
+      if (err instanceof VenueRefusal) throw venueRefused(err.code, venue.protocolId, err.reason, { executionId });
+      deps.logger.warn({ executionId, err: err instanceof Error ? err.message : String(err) }, 'venue did not answer a cancel');
+      throw venueRefused('VENUE_UNHEALTHY', venue.protocolId, 'no answer to the cancel; the order may still rest (read the execution back)', { executionId });
+    }
+    return withOrderLock(deps, executionId, async (e) => {
+      await applyVenueOrder(deps, e, state, { cancelRequested: true });
+      return e;
+    });
+  }
+
   /** Consumes the approval or counts the session spend; the refusal when that fails. */
   private async commitAuthority(execution: Execution, authority: GateContext['authority'], quote: Quote): Promise<GateVerdict | undefined> {
     const { deps } = this;
@@ -213,7 +265,8 @@ export class Executions {
 
   /** A recorded execution as it stands; one still open past its grace is reconciled first. */
   private async current(e: Execution): Promise<Execution> {
-    if (isFinalState(e.state) || (e.state !== 'unknown' && this.deps.clock.now() - e.updatedAt < RECONCILE_GRACE_MS)) return e;
+    // A resting routed order is kept current by its venue's order stream (OrderFollower).
+    if (isFinalState(e.state) || e.order?.resting || (e.state !== 'unknown' && this.deps.clock.now() - e.updatedAt < RECONCILE_GRACE_MS)) return e;
     return this.reconciler.reconcile(e).catch(() => e);
   }
 }

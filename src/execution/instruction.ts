@@ -18,6 +18,8 @@ export const instructionSchema = z
         leverage: z.number().int().min(1).max(20).optional(),
         tokenOut: z.string().min(1).max(32).optional(),
         slippageBps: z.number().int().min(1).max(1000).optional(),
+        /** How a limit order rests at a real venue: gtc (default), alo (post-only) or ioc; a market order is ioc. The paper venues fill or refuse at once. */
+        timeInForce: z.enum(['gtc', 'alo', 'ioc']).optional(),
       })
       .strict()
       .optional(),

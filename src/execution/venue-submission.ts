@@ -7,6 +7,9 @@ import { advance, auditExecution, OUTCOME_UNKNOWN, parseVenueOrder, settleSpend,
 import type { ExecutionInstruction } from './instruction.js';
 import type { ExecutionTarget } from './target.js';
 import type { Quote, VenueContext } from './venues/execution-venue.js';
+import { isRoutedVenue, VenueRefusal, type RoutedOrder, type RoutedVenue } from './venues/routed-venue.js';
+import { applyVenueOrder, executionStateOf, withOrderLock } from './routed-orders.js';
+import { venueRefused } from '../errors/venue-refusals.js';
 
 const negated = (changes: Record<string, string>) => Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, new Decimal(v).neg().toString()]));
 
@@ -29,6 +32,7 @@ export interface Submission {
  * reconciler records it from the venue's record).
  */
 export async function submitToVenue(deps: ExecutionDeps, s: Submission): Promise<Execution> {
+  if (isRoutedVenue(s.target.venue)) return routeToVenue(deps, s, s.target.venue);
   const { execution } = s;
   let outcome: VenueOrderRecord;
   try {
@@ -89,4 +93,101 @@ function settled({ result, raw }: { result: Awaited<ReturnType<ExecutionDeps['le
   if (result.booked) return parseVenueOrder(raw);
   if (result.existing !== undefined) return parseVenueOrder(result.existing);
   throw new Error('a booking without ledger changes cannot be short');
+}
+
+/** The default slippage bound of a market order at a venue without market orders (0.5 %). */
+const DEFAULT_SLIPPAGE_BPS = 50;
+
+/** The order a routed execution sends: what the preview priced, under the client order id of its referenceId. */
+function routedOrder(venue: RoutedVenue, s: Submission): RoutedOrder {
+  const { execution: e, instruction, quote } = s;
+  const market = venue.marketFor(instruction);
+  const type = instruction.metadata?.type ?? 'market';
+  const side = (quote.side ?? instruction.metadata?.side ?? 'buy') as 'buy' | 'sell';
+  let price: string | null = type === 'limit' ? (instruction.metadata?.price ?? null) : null;
+  if (type === 'market' && quote.price !== null) {
+    const bound = new Decimal(instruction.metadata?.slippageBps ?? DEFAULT_SLIPPAGE_BPS).div(10_000);
+    price = new Decimal(quote.price).times(side === 'buy' ? bound.plus(1) : new Decimal(1).minus(bound)).toString();
+  }
+  return {
+    clientOrderId: venue.clientOrderIdFor(e.accountId, e.referenceId),
+    accountId: e.accountId,
+    market,
+    side,
+    amount: quote.amount,
+    type,
+    price,
+    timeInForce: instruction.metadata?.timeInForce ?? (type === 'limit' ? 'gtc' : 'ioc'),
+    instruction,
+    quote,
+  };
+}
+
+/**
+ * Sends a submitted execution to its real venue under the client order id of its referenceId
+ * (stored before it is sent, so the reconciler can always ask the venue about it), then moves
+ * the execution to what the venue answered: open, partially filled, filled, cancelled. A venue's
+ * refusal (nothing placed) is the matching public code with the venue's reason; no answer (a
+ * timeout after sending, a cut connection) leaves it `unknown` for the reconciler to look up.
+ */
+async function routeToVenue(deps: ExecutionDeps, s: Submission, venue: RoutedVenue): Promise<Execution> {
+  const { execution } = s;
+  const order = routedOrder(venue, s);
+  try {
+    execution.order = {
+      clientOrderId: order.clientOrderId,
+      marketId: order.market.id,
+      side: order.side,
+      amount: order.amount,
+      venueOrderId: null,
+      resting: false,
+    };
+    await deps.executions.update(execution);
+  } catch (err) {
+    // Not sent, and the store did not take the order's id: nothing reached the venue.
+    deps.logger.error({ err, executionId: execution.id }, 'store unreachable before the order was sent; the reconciler ends it');
+    throw err;
+  }
+  let answer;
+  try {
+    answer = await venue.place(order);
+  } catch (err) {
+    if (err instanceof VenueRefusal) {
+      await refusedByVenue(deps, execution, venue, err);
+      throw venueRefused(err.code, venue.protocolId, err.reason, {
+        executionId: execution.id,
+        ...(err.options.retryAfterSeconds !== undefined ? { retryAfterSeconds: err.options.retryAfterSeconds } : {}),
+      });
+    }
+    deps.logger.error(
+      { err: err instanceof Error ? err.message : String(err), executionId: execution.id },
+      'venue gave no answer to the order; outcome unknown, looked up by client order id',
+    );
+    await advance(deps, execution, 'unknown', OUTCOME_UNKNOWN).catch(() => undefined);
+    if (execution.state !== 'unknown') Object.assign(execution, { state: 'unknown', reason: OUTCOME_UNKNOWN });
+    return execution;
+  }
+  try {
+    return await withOrderLock(deps, execution.id, async (stored) => {
+      await applyVenueOrder(deps, stored, answer, { placed: true });
+      return stored;
+    });
+  } catch (err) {
+    // The venue holds the order; the stream or the reconciler records it from the venue's record.
+    deps.logger.error({ err, executionId: execution.id }, 'store unreachable after the venue took the order; its record will be read back from the venue');
+    const { state, resting } = executionStateOf(answer);
+    Object.assign(execution, { state, order: { ...execution.order, resting } });
+    return execution;
+  }
+}
+
+/** The venue refused the order: nothing was placed, the execution ends rejected with the venue's reason. */
+async function refusedByVenue(deps: ExecutionDeps, execution: Execution, venue: RoutedVenue, refusal: VenueRefusal): Promise<void> {
+  try {
+    await settleSpend(deps, { ...execution, state: 'rejected' });
+    await advance(deps, execution, 'rejected', `${venue.protocolId} refused the order: ${refusal.reason}`);
+    await auditExecution(deps, execution, { venue: venue.protocolId, venueRefusal: refusal.code, clientOrderId: execution.order?.clientOrderId });
+  } catch (err) {
+    deps.logger.error({ err, executionId: execution.id }, 'store unreachable recording a venue refusal; the reconciler records it');
+  }
 }

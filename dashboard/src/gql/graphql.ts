@@ -278,6 +278,8 @@ export type Execution = {
   missedEvents: Maybe<Scalars['Boolean']['output']>;
   /** What the client should do next: set while the outcome is `unknown` (reconcile by referenceId), null otherwise. */
   nextAction: Maybe<Scalars['String']['output']>;
+  /** Set when the order was routed to a real venue; null on the paper venues. */
+  order: Maybe<RoutedOrder>;
   principalKind: PrincipalKind;
   /** When its latest change was produced. */
   producedAt: Scalars['DateTime']['output'];
@@ -323,6 +325,8 @@ export type ExecutionMetadataInput = {
   /** buy or sell */
   side?: InputMaybe<Scalars['String']['input']>;
   slippageBps?: InputMaybe<Scalars['Int']['input']>;
+  /** How a limit order rests at a real venue: gtc (default), alo (post-only) or ioc. The paper venues fill or refuse at once. */
+  timeInForce?: InputMaybe<Scalars['String']['input']>;
   tokenOut?: InputMaybe<Scalars['String']['input']>;
   /** market or limit */
   type?: InputMaybe<Scalars['String']['input']>;
@@ -344,8 +348,10 @@ export type ExecutionPreview = {
 
 export type ExecutionState =
   | 'accepted'
+  | 'cancelled'
   | 'failed'
   | 'filled'
+  | 'open'
   | 'partially_filled'
   | 'rejected'
   | 'submitted'
@@ -687,6 +693,8 @@ export type McpInterface = {
 export type Mutation = {
   /** POST /api/v1/agent-sessions (wallet session) */
   activateAgentSession: AgentSession;
+  /** DELETE /api/v1/execute/executions/{executionId} (scope execute:live): cancels the rest of an order resting at its venue. */
+  cancelExecution: Execution;
   /** POST /api/v1/execute/approvals (wallet session) */
   createApproval: Approval;
   /** POST /api/v1/auth/siwe/nonce */
@@ -720,6 +728,11 @@ export type MutationActivateAgentSessionArgs = {
   periodSeconds: Scalars['Int']['input'];
   protocols: Array<Scalars['String']['input']>;
   startsAt?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationCancelExecutionArgs = {
+  executionId: Scalars['String']['input'];
 };
 
 
@@ -1246,6 +1259,16 @@ export type RevokedApiKey = {
 export type RouteRef = {
   method: Scalars['String']['output'];
   path: Scalars['String']['output'];
+};
+
+/** An order routed to a real venue (Hyperliquid, Alpaca): the ids it goes by there, and whether part of it still rests. */
+export type RoutedOrder = {
+  /** The client order id sent to the venue, derived from the account and the referenceId (the same on every retry). */
+  clientOrderId: Scalars['String']['output'];
+  /** Whether part of the order still rests at the venue (cancel it with DELETE /api/v1/execute/executions/{executionId}). */
+  resting: Scalars['Boolean']['output'];
+  /** The venue's own id of the order, once it answered. */
+  venueOrderId: Maybe<Scalars['String']['output']>;
 };
 
 export type ScopesByMode = {

@@ -157,6 +157,24 @@ export const EXECUTION_ROUTES: readonly RouteSpec[] = [
     errors: { 404: { description: 'No such execution for this account.', code: 'execution_not_found' } },
   }),
   executionRoute({
+    operationId: 'cancelExecution',
+    workflow: 'execute',
+    method: 'DELETE',
+    path: '/api/v1/execute/executions/{executionId}',
+    field: 'Mutation.cancelExecution',
+    scopes: ['execute:live'],
+    idempotent: true,
+    pathParams: { executionId: 'An execution id (exe_...).' },
+    summary: 'Cancels the rest of an order resting at its real venue (open or partially filled); gated as a live action.',
+    description:
+      "Only an execution routed to a real venue (order.resting true) can be cancelled; the venue's answer moves it (cancelled, or filled if it filled first). Gated as execute is: the caller's authority over the action (wallet readiness, the live scope, an agent session covering it for a key) and the kill switch and circuit breaker. The request and its outcome are in the audit log.",
+    errors: {
+      404: { description: 'No such execution for this account.', code: 'execution_not_found' },
+      409: { description: 'Nothing of the execution rests at a venue.', code: 'execution_not_open' },
+      503: { description: 'VENUE_UNHEALTHY: halted, or the venue did not answer (the order may still rest; read it back).' },
+    },
+  }),
+  executionRoute({
     operationId: 'getExecutionByReference',
     method: 'GET',
     path: '/api/v1/execute/references/{referenceId}',

@@ -1,5 +1,5 @@
 import type { ExecutionStore } from '../../execution/execution-stores.js';
-import { isFinalState, type Execution } from '../../execution/execution-types.js';
+import { awaitsReconciler, type Execution } from '../../execution/execution-types.js';
 import { collectPage, executionMatches, isAfter, newestFirst, type ListQuery } from '../../execution/record-listing.js';
 
 export class MemoryExecutionStore implements ExecutionStore {
@@ -22,9 +22,19 @@ export class MemoryExecutionStore implements ExecutionStore {
   }
   async listOpen(limit: number) {
     return [...this.executions.values()]
-      .filter((e) => !isFinalState(e.state))
+      .filter((e) => awaitsReconciler(e.state))
       .slice(0, limit)
       .map((e) => structuredClone(e));
+  }
+  async listResting(limit: number) {
+    return [...this.executions.values()]
+      .filter((e) => e.order?.resting)
+      .slice(0, limit)
+      .map((e) => structuredClone(e));
+  }
+  async findByClientOrderId(clientOrderId: string) {
+    const e = [...this.executions.values()].find((x) => x.order?.clientOrderId === clientOrderId);
+    return e && structuredClone(e);
   }
   async list(accountId: string, q: ListQuery) {
     const mine = [...this.executions.values()].filter((r) => r.accountId === accountId).sort(newestFirst);

@@ -1,5 +1,5 @@
 import type { ExecutionStore } from '../../execution/execution-stores.js';
-import { isFinalState, type Execution } from '../../execution/execution-types.js';
+import { awaitsReconciler, type Execution } from '../../execution/execution-types.js';
 import type { RedisConnection } from './redis-connection.js';
 import { json, RECORD_TTL_MS } from './redis-json.js';
 import { collectPage, executionMatches, type ListQuery } from '../../execution/record-listing.js';
@@ -9,8 +9,11 @@ export class RedisExecutionStore implements ExecutionStore {
   constructor(private readonly redis: RedisConnection) {}
   private k = (id: string) => this.redis.key('execution', id);
   private ref = (accountId: string, referenceId: string) => this.redis.key('execution-ref', accountId, referenceId);
-  /** Ids of executions not yet final, for the reconciler (every replica's). */
+  /** Ids of executions awaiting the reconciler (every replica's). */
   private open = () => this.redis.key('executions-open');
+  /** Ids of executions whose order rests at a real venue. */
+  private resting = () => this.redis.key('executions-resting');
+  private cloid = (clientOrderId: string) => this.redis.key('execution-cloid', clientOrderId);
   private get index() {
     return new RedisListingIndex(this.redis, 'executions', this.k);
   }
@@ -25,12 +28,24 @@ export class RedisExecutionStore implements ExecutionStore {
     });
   }
   async listOpen(limit: number) {
+    return this.members(this.open(), limit);
+  }
+  async listResting(limit: number) {
+    return this.members(this.resting(), limit);
+  }
+  async findByClientOrderId(clientOrderId: string) {
     return this.redis.guard(async () => {
-      const ids = await this.redis.client.sRandMemberCount(this.open(), limit);
+      const id = await this.redis.client.get(this.cloid(clientOrderId));
+      return id ? this.get(id) : undefined;
+    });
+  }
+  private members(set: string, limit: number) {
+    return this.redis.guard(async () => {
+      const ids = await this.redis.client.sRandMemberCount(set, limit);
       if (ids.length === 0) return [];
       const raw = await this.redis.client.mGet(ids.map((id) => this.k(id)));
       const gone = ids.filter((_, i) => raw[i] === null);
-      if (gone.length > 0) await this.redis.client.sRem(this.open(), gone);
+      if (gone.length > 0) await this.redis.client.sRem(set, gone);
       return raw.flatMap((r) => (r ? [JSON.parse(r) as Execution] : []));
     });
   }
@@ -42,7 +57,12 @@ export class RedisExecutionStore implements ExecutionStore {
   async update(e: Execution) {
     return this.redis.guard(async () => {
       const write = this.redis.client.multi().set(this.k(e.id), JSON.stringify(e), { KEEPTTL: true });
-      await (isFinalState(e.state) ? write.sRem(this.open(), e.id) : write.sAdd(this.open(), e.id)).exec();
+      if (awaitsReconciler(e.state)) write.sAdd(this.open(), e.id);
+      else write.sRem(this.open(), e.id);
+      if (e.order?.resting) write.sAdd(this.resting(), e.id);
+      else write.sRem(this.resting(), e.id);
+      if (e.order) write.set(this.cloid(e.order.clientOrderId), e.id, { PX: RECORD_TTL_MS });
+      await write.exec();
     });
   }
   async findByReference(accountId: string, referenceId: string) {

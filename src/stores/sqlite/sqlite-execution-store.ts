@@ -10,6 +10,8 @@ export class SqliteExecutionStore implements ExecutionStore {
   private readonly readByReference;
   private readonly createTx;
   private readonly readOpen;
+  private readonly readResting;
+  private readonly readByClientOrderId;
 
   private readonly page;
 
@@ -31,6 +33,10 @@ export class SqliteExecutionStore implements ExecutionStore {
     );
     this.readOpen = db.prepare<[number], { record: string }>(
       "SELECT record FROM executions WHERE json_extract(record, '$.state') IN ('accepted', 'submitted', 'unknown') LIMIT ?",
+    );
+    this.readResting = db.prepare<[number], { record: string }>("SELECT record FROM executions WHERE json_extract(record, '$.order.resting') = 1 LIMIT ?");
+    this.readByClientOrderId = db.prepare<[string], { record: string }>(
+      "SELECT record FROM executions WHERE json_extract(record, '$.order.clientOrderId') = ?",
     );
     this.createTx = db.transaction((e: Execution) => {
       this.upsert.run(e.id, e.accountId, e.referenceId, JSON.stringify(e));
@@ -58,6 +64,13 @@ export class SqliteExecutionStore implements ExecutionStore {
 
   async listOpen(limit: number): Promise<Execution[]> {
     return this.readOpen.all(limit).map((r) => JSON.parse(r.record) as Execution);
+  }
+  async listResting(limit: number): Promise<Execution[]> {
+    return this.readResting.all(limit).map((r) => JSON.parse(r.record) as Execution);
+  }
+  async findByClientOrderId(clientOrderId: string): Promise<Execution | undefined> {
+    const row = this.readByClientOrderId.get(clientOrderId);
+    return row && (JSON.parse(row.record) as Execution);
   }
   async list(accountId: string, q: ListQuery): Promise<Execution[]> {
     return collectPage(

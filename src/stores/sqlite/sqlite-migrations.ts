@@ -75,6 +75,13 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX executions_by_account_time ON executions (account_id, json_extract(record, '$.createdAt') DESC, id DESC);
       CREATE INDEX approvals_by_account_time ON approvals (account_id, json_extract(record, '$.createdAt') DESC, id DESC);`,
   },
+  {
+    version: 6,
+    name: 'orders routed to real venues',
+    sql: `
+      CREATE INDEX executions_resting ON executions (json_extract(record, '$.order.resting')) WHERE json_extract(record, '$.order.resting') = 1;
+      CREATE INDEX executions_by_client_order_id ON executions (json_extract(record, '$.order.clientOrderId')) WHERE json_extract(record, '$.order.clientOrderId') IS NOT NULL;`,
+  },
 ];
 
 /**

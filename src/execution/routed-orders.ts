@@ -1,0 +1,106 @@
+import { Decimal } from '../domain/decimal.js';
+import type { MarketDefinition } from '../domain/market.js';
+import type { ExecutionDeps } from './execution-deps.js';
+import { advance, auditExecution, settleSpend } from './execution-progress.js';
+import { isSettled, type Execution, type ExecutionState, type Fill } from './execution-types.js';
+import type { RoutedOrderState, RoutedVenue } from './venues/routed-venue.js';
+import { isRoutedVenue } from './venues/routed-venue.js';
+
+/** How long an order-state update waits for another one on the same execution. */
+const LOCK_TTL_MS = 10_000;
+const LOCK_TRIES = 40;
+const LOCK_PAUSE_MS = 50;
+
+/** The routed venue of an execution's protocol, if its orders live at a real venue. */
+export function routedVenueOf(deps: Pick<ExecutionDeps, 'venues'>, protocol: string): RoutedVenue | undefined {
+  const venue = deps.venues.get(protocol);
+  return venue && isRoutedVenue(venue) ? venue : undefined;
+}
+
+/** The market a routed execution trades, as the directory lists it now (undefined once delisted). */
+export function routedMarketOf(deps: Pick<ExecutionDeps, 'reader'>, e: Execution): MarketDefinition | undefined {
+  return e.order ? deps.reader.directory.resolve(e.order.marketId) : undefined;
+}
+
+/** The execution state a venue's order state means, and whether part of it still rests there. */
+export function executionStateOf(s: RoutedOrderState): { state: ExecutionState; resting: boolean } {
+  const filled = new Decimal(s.filledAmount).gt(0);
+  switch (s.status) {
+    case 'open':
+      return { state: filled ? 'partially_filled' : 'open', resting: true };
+    case 'partially_filled':
+      return { state: 'partially_filled', resting: true };
+    case 'filled':
+      return { state: 'filled', resting: false };
+    case 'cancelled':
+      return { state: 'cancelled', resting: false };
+    case 'rejected':
+      return { state: 'rejected', resting: false };
+  }
+}
+
+/** The fill a venue's order state reports so far (null while nothing filled), in the execution's terms. */
+export function fillOf(s: RoutedOrderState, requestedAmount: string): Fill | null {
+  const filled = new Decimal(s.filledAmount);
+  if (filled.lte(0) || s.averagePrice === null) return null;
+  return {
+    price: s.averagePrice,
+    filledAmount: s.filledAmount,
+    requestedAmount,
+    notional: filled.times(s.averagePrice).toString(),
+    fee: s.fee,
+    feeToken: s.feeToken,
+  };
+}
+
+/** How far along an execution's order is: a venue's update only ever moves it forward. */
+function rank(e: Pick<Execution, 'state' | 'order'>): number {
+  if (isSettled(e)) return 3;
+  if (e.state === 'partially_filled') return 2;
+  if (e.state === 'open') return 1;
+  return 0; // accepted, submitted, unknown: any answer of the venue is news
+}
+
+/**
+ * Runs `update` on the execution as stored, one update at a time per execution (the submission,
+ * the order stream, the reconciler and a cancel may each bring news of the same order).
+ */
+export async function withOrderLock<T>(deps: ExecutionDeps, executionId: string, update: (e: Execution) => Promise<T>): Promise<T> {
+  const lock = `order:${executionId}`;
+  const holder = `update_${Math.random().toString(36).slice(2)}`;
+  for (let attempt = 0; ; attempt++) {
+    const claim = await deps.idempotency.claim(lock, holder, LOCK_TTL_MS);
+    if (claim.claimed) break;
+    if (attempt >= LOCK_TRIES) throw new Error(`execution ${executionId} is being updated elsewhere`);
+    await new Promise((resolve) => setTimeout(resolve, LOCK_PAUSE_MS));
+  }
+  try {
+    const e = await deps.executions.get(executionId);
+    if (!e) throw new Error(`execution ${executionId} is gone`);
+    return await update(e);
+  } finally {
+    await deps.idempotency.release(lock, holder).catch(() => undefined);
+  }
+}
+
+/**
+ * Moves an execution to what its venue says of the order, when that is news (a later state, or
+ * more filled): its state, fill and resting flag are stored, subscribers told, the audit chain
+ * extended, and a settled one's agent-session spend set to what filled. Returns whether it moved.
+ */
+export async function applyVenueOrder(deps: ExecutionDeps, e: Execution, s: RoutedOrderState, extra: Record<string, unknown> = {}): Promise<boolean> {
+  if (!e.order) return false;
+  const { state, resting } = executionStateOf(s);
+  const next = { state, order: { ...e.order, resting } };
+  const filledBefore = new Decimal(e.fill?.filledAmount ?? '0');
+  const moreFilled = new Decimal(s.filledAmount).gt(filledBefore);
+  if (rank(next) < rank(e) || (rank(next) === rank(e) && !moreFilled && state === e.state)) return false;
+  if (isSettled(e)) return false;
+  e.order = { ...e.order, resting, venueOrderId: s.venueOrderId ?? e.order.venueOrderId };
+  e.fill = fillOf(s, e.order.amount) ?? e.fill;
+  const reason = s.reason ?? (resting ? 'Resting at the venue.' : null);
+  if (isSettled({ state, order: e.order })) await settleSpend(deps, { ...e, state });
+  await advance(deps, e, state, reason);
+  await auditExecution(deps, e, { venue: e.protocol, clientOrderId: e.order.clientOrderId, venueOrderId: e.order.venueOrderId, ...extra });
+  return true;
+}

@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { ROUTED_UNSEEN_MS } from '../src/execution/execution-reconciler.js';
+import type { ExecutionVenue } from '../src/execution/venues/execution-venue.js';
+import { btcPerpSession, call, perpOrder, SESSION_TIME } from './support/execution.js';
+import { startGateway, type TestGateway } from './support/gateway.js';
+import { writeBootstrap, type BootstrapKeys } from './support/keys.js';
+import { ScriptedRoutedVenue } from './support/scripted-routed-venue.js';
+import { SIWE_DOMAIN, TEST_WALLET, walletSession } from './support/wallet.js';
+
+/**
+ * The execution core on a venue that holds orders (the states a real venue's order takes), its
+ * venue side scripted in memory: the real venues' adapters are tested against their wire fakes.
+ */
+let gw: TestGateway;
+let keys: BootstrapKeys;
+let wallet: string;
+let venue: ScriptedRoutedVenue;
+
+const limit = (referenceId: string, overrides: Record<string, unknown> = {}) =>
+  perpOrder(referenceId, { metadata: { side: 'buy', type: 'limit', price: '60000', timeInForce: 'gtc' }, ...overrides });
+
+async function execute(order: Record<string, unknown>): Promise<{ status: number; body: any }> {
+  expect((await call(gw, 'POST', '/api/v1/execute/preview', keys.full, order)).status).toBe(200);
+  const res = await call(gw, 'POST', '/api/v1/execute', keys.full, order);
+  return { status: res.status, body: await res.json() };
+}
+
+const read = async (executionId: string) => (await (await call(gw, 'GET', `/api/v1/execute/executions/${executionId}`, keys.full)).json()) as any;
+
+beforeAll(async () => {
+  keys = writeBootstrap(TEST_WALLET.address);
+  gw = await startGateway({ bootstrapPath: keys.path, siweDomain: SIWE_DOMAIN }, SESSION_TIME, {
+    faults: {
+      venues: (venues: Map<string, ExecutionVenue>) => {
+        venue = new ScriptedRoutedVenue(venues.get('paper-perps')!);
+        return new Map([...venues, ['paper-perps', venue]]);
+      },
+    },
+  });
+  wallet = await walletSession(gw);
+  expect((await call(gw, 'POST', '/api/v1/agent-sessions', wallet, btcPerpSession({}, gw.clock.now()))).status).toBe(200);
+  gw.app.services.execution.orders.start();
+});
+afterAll(() => gw.close());
+
+describe('an order that rests at its venue', () => {
+  it('is open, then partially filled and filled as the venue streams it; REST and subscriptions follow, and the audit chain', async () => {
+    const events: any[] = [];
+    const client = createClient({
+      url: gw.baseUrl.replace('http', 'ws') + '/graphql',
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${keys.full}` },
+    });
+    const done = new Promise<void>((resolve, reject) =>
+      client.subscribe(
+        { query: 'subscription { executionUpdated { executionId state fill { filledAmount } order { clientOrderId resting } } }' },
+        { next: (m) => void events.push(m.data?.executionUpdated), error: reject, complete: resolve },
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    const { status, body } = await execute(limit('rest-1'));
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ state: 'open', order: { resting: true, venueOrderId: 'v-1' }, fill: null });
+    expect(body.order.clientOrderId).toBe(venue.clientOrderIdFor('acct-1', 'rest-1'));
+    venue.fillOrder(body.order.clientOrderId, '0.04', '60000');
+    await waitFor(async () => (await read(body.executionId)).state === 'partially_filled');
+    expect((await read(body.executionId)).fill).toMatchObject({ filledAmount: '0.04', requestedAmount: '0.1', price: '60000' });
+    expect((await read(body.executionId)).order.resting).toBe(true);
+    venue.fillOrder(body.order.clientOrderId, undefined, '60000');
+    await waitFor(async () => (await read(body.executionId)).state === 'filled');
+    expect((await read(body.executionId)).order.resting).toBe(false);
+    await waitFor(() => events.filter((e) => e?.executionId === body.executionId).length >= 3);
+    expect(events.filter((e) => e.executionId === body.executionId).map((e) => e.state)).toEqual(
+      expect.arrayContaining(['open', 'partially_filled', 'filled']),
+    );
+    await client.dispose();
+    await done.catch(() => undefined);
+    const audit = await (await call(gw, 'GET', '/api/v1/audit?limit=50', keys.full)).json();
+    const mine = audit.entries.filter((e: any) => JSON.stringify(e).includes(body.executionId)).map((e: any) => JSON.stringify(e));
+    for (const state of ['open', 'partially_filled', 'filled'])
+      expect(
+        mine.some((e: string) => e.includes(`"state":"${state}"`)),
+        state,
+      ).toBe(true);
+    expect(audit.chainValid).toBe(true);
+  });
+
+  it('is cancelled by DELETE, the rest given back; a second cancel is a 409 naming why', async () => {
+    const { body } = await execute(limit('rest-2'));
+    expect(body.state).toBe('open');
+    venue.fillOrder(body.order.clientOrderId, '0.03');
+    await waitFor(async () => (await read(body.executionId)).state === 'partially_filled');
+    const cancelled = await call(gw, 'DELETE', `/api/v1/execute/executions/${body.executionId}`, keys.full);
+    expect(cancelled.status).toBe(200);
+    expect(await cancelled.json()).toMatchObject({ state: 'cancelled', order: { resting: false }, fill: { filledAmount: '0.03' } });
+    const again = await call(gw, 'DELETE', `/api/v1/execute/executions/${body.executionId}`, keys.full);
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ code: 'execution_not_open' });
+    // A paper execution has nothing resting to cancel either.
+    const unknownId = await call(gw, 'DELETE', '/api/v1/execute/executions/exe_nope', keys.full);
+    expect(unknownId.status).toBe(404);
+  });
+
+  it('a cancel is gated as a live action: the kill switch refuses it, audited', async () => {
+    const { body } = await execute(limit('rest-3'));
+    gw.app.services.controls.engageKillSwitch('test halt');
+    try {
+      const res = await call(gw, 'DELETE', `/api/v1/execute/executions/${body.executionId}`, keys.full);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ code: 'VENUE_UNHEALTHY', details: { check: 'kill_switch' } });
+      expect((await read(body.executionId)).state).toBe('open');
+    } finally {
+      gw.app.services.controls.releaseKillSwitch();
+    }
+    const readOnly = await call(gw, 'DELETE', `/api/v1/execute/executions/${body.executionId}`, keys.readOnly);
+    expect(readOnly.status).toBe(401);
+  });
+});
+
+describe('what the venue says, and what it does not', () => {
+  it('a refusal is the matching public code with the venue’s reason; nothing was placed, the execution is rejected', async () => {
+    venue.refuseNext('INSUFFICIENT_BALANCE', 'Insufficient margin to place order. asset=0');
+    const { status, body } = await execute(limit('refused-1'));
+    expect(status).toBe(403);
+    expect(body).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: { venueReason: 'Insufficient margin to place order. asset=0', venue: 'paper-perps' } });
+    const e = await (await call(gw, 'GET', '/api/v1/execute/references/refused-1', keys.full)).json();
+    expect(e).toMatchObject({ state: 'rejected', executionId: body.details.executionId });
+    venue.refuseNext('VENUE_UNHEALTHY', '429 Too Many Requests', 7);
+    const limited = await execute(limit('refused-2'));
+    expect(limited.status).toBe(503);
+    expect(limited.body).toMatchObject({ code: 'VENUE_UNHEALTHY', retryable: true, retryAfter: 7 });
+  });
+
+  it('no answer after sending: unknown, then the reconciler finds the order by its client order id; a retry never places twice', async () => {
+    venue.noAnswerNext('placed');
+    const { status, body } = await execute(limit('lost-answer'));
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ state: 'unknown' });
+    const placedBefore = venue.placed.filter((c) => c === body.order.clientOrderId).length;
+    // The same body again replays the execution: it is not sent a second time.
+    const replay = await call(gw, 'POST', '/api/v1/execute', keys.full, limit('lost-answer'));
+    expect((await replay.json()).executionId).toBe(body.executionId);
+    expect(venue.placed.filter((c) => c === body.order.clientOrderId).length).toBe(placedBefore);
+    await gw.app.services.execution.reconciler.runOnce({ graceMs: 0 });
+    expect(await read(body.executionId)).toMatchObject({ state: 'open', order: { resting: true } });
+  });
+
+  it('an order the venue never saw stays unknown until it cannot land any more, then failed', async () => {
+    venue.noAnswerNext('lost');
+    const { body } = await execute(limit('never-seen'));
+    expect(body.state).toBe('unknown');
+    await gw.app.services.execution.reconciler.runOnce({ graceMs: 0 });
+    expect((await read(body.executionId)).state).toBe('unknown');
+    gw.clock.advance(ROUTED_UNSEEN_MS + 1_000);
+    await gw.app.services.execution.reconciler.runOnce({ graceMs: 0 });
+    expect(await read(body.executionId)).toMatchObject({ state: 'failed', fill: null });
+    await gw.app.services.ingest.pollAll(); // fresh data again after the clock moved
+  });
+
+  it('while the venue’s stream is down, resting orders are looked up instead: an update is never lost', async () => {
+    const { body } = await execute(limit('stream-down'));
+    expect(body.state, JSON.stringify(body)).toBe('open');
+    venue.alive = false;
+    try {
+      venue.fillOrder(body.order.clientOrderId); // not streamed: the stream is down
+      expect((await read(body.executionId)).state).toBe('open');
+      await gw.app.services.execution.orders.pollResting(false);
+      expect(await read(body.executionId)).toMatchObject({ state: 'filled', order: { resting: false } });
+    } finally {
+      venue.alive = true;
+    }
+  });
+});
+
+async function waitFor(check: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
