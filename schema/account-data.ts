@@ -3,6 +3,7 @@ import { portfolioEnvelope, type Portfolio, type PortfolioBalance } from '../res
 import { protocolIntelligenceEnvelope, type ProtocolIntelligence } from '../resolvers/data/protocol-intelligence.js';
 import { orderBookEnvelope } from '../resolvers/public/order-book.js';
 import { builder } from './builder.js';
+import { VenueAccountRef } from './venue-account.js';
 import { ProtocolKindEnum } from './closed-sets.js';
 import { SourceStatusEnum } from './freshness.js';
 import { envelopeType } from './envelope.js';
@@ -33,7 +34,16 @@ const PortfolioRef = builder.objectRef<Portfolio>('Portfolio').implement({
     accountId: t.exposeString('accountId'),
     wallet: t.exposeString('wallet'),
     balances: t.field({ type: [BalanceRef], resolve: (p) => p.balances }),
-    totalValueUsd: t.field({ type: 'Decimal', resolve: (p) => p.totalValueUsd }),
+    totalValueUsd: t.field({
+      type: 'Decimal',
+      description: 'The paper ledger valued at snapshot prices (venue accounts are apart).',
+      resolve: (p) => p.totalValueUsd,
+    }),
+    venues: t.field({
+      type: [VenueAccountRef],
+      description: "Real venues' accounts bound to this account (balances, equity, positions), as the venues report them; never mixed into the paper balances.",
+      resolve: (p) => p.venues,
+    }),
   }),
 });
 

@@ -1,6 +1,7 @@
 import type { LendingPosition, PerpPosition } from '../resolvers/data/account-valuation.js';
 import { positionsEnvelope, type Positions } from '../resolvers/data/positions.js';
 import { builder } from './builder.js';
+import { VenueAccountRef } from './venue-account.js';
 import { PositionSideEnum } from './closed-sets.js';
 import { envelopeType } from './envelope.js';
 
@@ -50,6 +51,12 @@ const PositionsRef = builder.objectRef<Positions>('Positions').implement({
     perps: t.field({ type: [PerpPositionRef], resolve: (p) => p.perps }),
     lending: t.field({ type: [LendingPositionRef], resolve: (p) => p.lending }),
     loanToValue: t.field({ type: 'Decimal', nullable: true, description: 'Borrowed over supplied value (limit 0.75).', resolve: (p) => p.loanToValue }),
+    venues: t.field({
+      type: [VenueAccountRef],
+      description:
+        "Positions real venues hold for this account (their truth), beside the paper ones above; empty when no real venue takes this account's orders.",
+      resolve: (p) => p.venues,
+    }),
   }),
 });
 

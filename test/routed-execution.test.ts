@@ -17,6 +17,8 @@ let gw: TestGateway;
 let keys: BootstrapKeys;
 let wallet: string;
 let venue: ScriptedRoutedVenue;
+/** A second routed venue whose signer is not ready (the equities broker). */
+let unready: ScriptedRoutedVenue;
 
 const limit = (referenceId: string, overrides: Record<string, unknown> = {}) =>
   perpOrder(referenceId, { metadata: { side: 'buy', type: 'limit', price: '60000', timeInForce: 'gtc' }, ...overrides });
@@ -35,7 +37,9 @@ beforeAll(async () => {
     faults: {
       venues: (venues: Map<string, ExecutionVenue>) => {
         venue = new ScriptedRoutedVenue(venues.get('paper-perps')!);
-        return new Map([...venues, ['paper-perps', venue]]);
+        unready = new ScriptedRoutedVenue(venues.get('paper-equities')!);
+        unready.ready = { ready: false, reason: 'the API wallet is not an approved agent of the account' };
+        return new Map([...venues, ['paper-perps', venue], ['paper-equities', unready]]);
       },
     },
   });
@@ -116,6 +120,66 @@ describe('an order that rests at its venue', () => {
     }
     const readOnly = await call(gw, 'DELETE', `/api/v1/execute/executions/${body.executionId}`, keys.readOnly);
     expect(readOnly.status).toBe(401);
+  });
+});
+
+describe('who may trade on a real venue', () => {
+  it('only the gateway account the venue account is bound to; others are refused at preview, nothing sent', async () => {
+    venue.boundAccount = 'acct-2';
+    try {
+      const preview = await (await call(gw, 'POST', '/api/v1/execute/preview', keys.full, limit('bound-1'))).json();
+      expect(preview.gates[2]).toMatchObject({ gate: 'venue', status: 'block', code: 'POLICY_DENIED' });
+      const { status, body } = await execute(limit('bound-1'));
+      expect([status, body.code, body.details.check]).toEqual([403, 'POLICY_DENIED', 'venue_account']);
+    } finally {
+      venue.boundAccount = 'acct-1';
+    }
+    expect(venue.placed).not.toContain(venue.clientOrderIdFor('acct-1', 'bound-1'));
+  });
+
+  it('only while its signer is ready: otherwise VENUE_UNHEALTHY naming why, never the credential', async () => {
+    const order = {
+      protocol: 'paper-equities',
+      action: 'place_order',
+      assetIn: { token: 'AAPL', amount: '1' },
+      metadata: { side: 'buy', type: 'market' },
+      referenceId: 'signer-1',
+    };
+    const preview = await (await call(gw, 'POST', '/api/v1/execute/preview', keys.full, order)).json();
+    expect(preview.gates[2]).toMatchObject({ gate: 'venue', status: 'block', code: 'VENUE_UNHEALTHY' });
+    const res = await call(gw, 'POST', '/api/v1/execute', keys.full, order);
+    const body = await res.json();
+    expect([res.status, body.code, body.details.check]).toEqual([503, 'VENUE_UNHEALTHY', 'signer']);
+    expect(body.message).toContain('not an approved agent');
+    expect(unready.placed).toEqual([]);
+  });
+});
+
+describe('the venue account', () => {
+  it("is the venue's truth, shown beside the paper ledger in positions and portfolio (REST and GraphQL), never mixed in", async () => {
+    const positions = await (await call(gw, 'GET', '/api/v1/data/positions', keys.full)).json();
+    // Both routed venues of this gateway are bound to acct-1.
+    expect(positions.data.venues.map((v: any) => v.protocol)).toEqual(['paper-perps', 'paper-equities']);
+    expect(positions.data.venues.slice(0, 1)).toEqual([
+      {
+        protocol: 'paper-perps',
+        account: 'scripted',
+        available: [{ token: 'USDC', amount: '1000000' }],
+        equity: [{ token: 'USDC', amount: '1000000' }],
+        positions: [],
+        asOf: expect.any(String),
+        unavailable: null,
+      },
+    ]);
+    const portfolio = await (await call(gw, 'GET', '/api/v1/data/portfolio', keys.full)).json();
+    expect(portfolio.data.venues.map((v: any) => v.protocol)).toEqual(['paper-perps', 'paper-equities']);
+    expect(portfolio.data.balances.map((b: any) => b.token)).not.toContain('scripted');
+    const gql = await call(gw, 'POST', '/graphql', keys.full, { query: '{ positions { data { venues { protocol account available { token amount } } } } }' });
+    expect((await gql.json()).data.positions.data.venues[0]).toEqual({
+      protocol: 'paper-perps',
+      account: 'scripted',
+      available: [{ token: 'USDC', amount: '1000000' }],
+    });
   });
 });
 

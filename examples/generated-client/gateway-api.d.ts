@@ -1346,7 +1346,10 @@ export interface components {
             accountId: string;
             wallet: string;
             balances: components["schemas"]["PortfolioBalance"][];
+            /** @description The paper ledger valued at snapshot prices (venue accounts are apart). */
             totalValueUsd: string;
+            /** @description Real venues' accounts bound to this account (balances, equity, positions), as the venues report them; never mixed into the paper balances. */
+            venues: components["schemas"]["VenueAccount"][];
         };
         PortfolioBalance: {
             token: string;
@@ -1369,6 +1372,8 @@ export interface components {
             lending: components["schemas"]["LendingPosition"][];
             /** @description Borrowed over supplied value (limit 0.75). */
             loanToValue: string | null;
+            /** @description Positions real venues hold for this account (their truth), beside the paper ones above; empty when no real venue takes this account's orders. */
+            venues: components["schemas"]["VenueAccount"][];
         };
         /** @description Envelope: the key's open positions. */
         PositionsEnvelope: components["schemas"]["PublicEnvelope"] & ({
@@ -1582,6 +1587,35 @@ export interface components {
         TokenAmount: {
             token: string;
             amount: string;
+        };
+        /** @description A real venue's account bound to this gateway account (Hyperliquid clearinghouse, Alpaca account), as the venue reports it. */
+        VenueAccount: {
+            protocol: string;
+            /** @description The venue account (an address or account number). */
+            account: string | null;
+            /** @description Free collateral or buying power. */
+            available: components["schemas"]["VenueAmount"][];
+            /** @description Account value. */
+            equity: components["schemas"]["VenueAmount"][];
+            positions: components["schemas"]["VenuePosition"][];
+            /**
+             * Format: date-time
+             * @description The venue's time of this state.
+             */
+            asOf: string | null;
+            /** @description Why the venue account could not be read now. */
+            unavailable: string | null;
+        };
+        VenueAmount: {
+            token: string;
+            amount: string;
+        };
+        /** @description A position as the venue reports it (signed size: negative is short). */
+        VenuePosition: {
+            marketId: string;
+            size: string;
+            entryPrice: string | null;
+            unrealizedPnl: string | null;
         };
         /** @description A venue the gateway serves: real (its own upstream), simulated (in-process) or replay (recorded traffic played back). */
         VenueStatus: {
@@ -2091,7 +2125,7 @@ export interface operations {
                      *             "closed": true
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiaGlzdG9yeSIsInAiOnsibSI6IkJUQy1QRVJQIiwiciI6IjFoIiwidG8iOjE3OTUwMTAzOTk5OTl9fQ.VCtDzTw1QtKWzTe-Dg08uMEnOgI2WJv1uau6c010aUM"
+                     *         "nextCursor": "eyJsIjoiaGlzdG9yeSIsInAiOnsibSI6IkJUQy1QRVJQIiwiciI6IjFoIiwidG8iOjE3OTUwMTAzOTk5OTl9fQ.hQZzxvlDatFSLEEx4tEtigxUSvLZYEvXlnbEsfOUt_o"
                      *       }
                      *     }
                      */
@@ -2115,7 +2149,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "db6b510a-13d7-4e91-8b4e-e86c068ffa6c",
+                     *       "requestId": "fb2d4b08-bd60-4c78-9b1a-e06c297bc273",
                      *       "retryable": false
                      *     }
                      */
@@ -2328,7 +2362,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_orderbook_not_available",
                      *       "message": "No public order book for 'USDC'.",
-                     *       "requestId": "098b0547-b0d7-4aae-96cd-6871d155dd5b",
+                     *       "requestId": "a42fe8ce-224b-4472-8f64-9c15bc88819a",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets; only markets with hasOrderBook=true have one."
                      *     }
@@ -2505,7 +2539,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_protocol_not_found",
                      *       "message": "No public protocol 'nope'.",
-                     *       "requestId": "e34a4aad-49b6-474f-b271-cc5bb5b49ad8",
+                     *       "requestId": "cb376784-a784-4b75-aad2-8f505b1fb273",
                      *       "retryable": false,
                      *       "nextAction": "List public protocols with GET /api/v1/public/data/protocols.json."
                      *     }
@@ -3356,7 +3390,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "market_not_found",
                      *       "message": "No perpetual market for 'NOPE'.",
-                     *       "requestId": "3ce830fd-8e4a-43e3-bb4a-f7735aa453f8",
+                     *       "requestId": "1147baf2-67b1-4ceb-908a-15780afe0823",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets."
                      *     }
@@ -3588,7 +3622,7 @@ export interface operations {
                      *             "annualizedPct": "10.7398"
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiZnVuZGluZyIsInAiOnsibSI6IkJUQy1QRVJQIiwiYmVmb3JlIjoxNzk1MDEwNDAwMDAwfX0.wSVJBPh2pDCYdnfA2kvadsZnJoH4cSwexoHDiQfjT0o"
+                     *         "nextCursor": "eyJsIjoiZnVuZGluZyIsInAiOnsibSI6IkJUQy1QRVJQIiwiYmVmb3JlIjoxNzk1MDEwNDAwMDAwfX0.MxkBVVk-PoJu3C7N4KfDSkShROqFYOr-vKAKDfAJxkc"
                      *       }
                      *     }
                      */
@@ -3612,7 +3646,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "c0e88c78-d295-4ad2-be7d-cbeb95ce8de2",
+                     *       "requestId": "d50a3daf-d1eb-4e25-aa7e-00a4f7a27411",
                      *       "retryable": false
                      *     }
                      */
@@ -4006,7 +4040,28 @@ export interface operations {
                      *             "valueUsd": "6489.78"
                      *           }
                      *         ],
-                     *         "totalValueUsd": "106489.78"
+                     *         "totalValueUsd": "106489.78",
+                     *         "venues": [
+                     *           {
+                     *             "protocol": "paper-equities",
+                     *             "account": "scripted",
+                     *             "available": [
+                     *               {
+                     *                 "token": "USDC",
+                     *                 "amount": "1000000"
+                     *               }
+                     *             ],
+                     *             "equity": [
+                     *               {
+                     *                 "token": "USDC",
+                     *                 "amount": "1000000"
+                     *               }
+                     *             ],
+                     *             "positions": [],
+                     *             "asOf": "2026-11-27T08:05:08.733Z",
+                     *             "unavailable": null
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -4045,7 +4100,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "missing"
                      *       },
-                     *       "requestId": "94a97020-9d0a-4814-a1c5-51b5c2e3fd93",
+                     *       "requestId": "87ad5285-3131-4fe4-b3a0-51ec8b43853d",
                      *       "retryable": false,
                      *       "nextAction": "Create a key with `npm run keys -- create` and send it as a Bearer token."
                      *     }
@@ -4137,7 +4192,28 @@ export interface operations {
                      *           }
                      *         ],
                      *         "lending": [],
-                     *         "loanToValue": null
+                     *         "loanToValue": null,
+                     *         "venues": [
+                     *           {
+                     *             "protocol": "paper-equities",
+                     *             "account": "scripted",
+                     *             "available": [
+                     *               {
+                     *                 "token": "USDC",
+                     *                 "amount": "1000000"
+                     *               }
+                     *             ],
+                     *             "equity": [
+                     *               {
+                     *                 "token": "USDC",
+                     *                 "amount": "1000000"
+                     *               }
+                     *             ],
+                     *             "positions": [],
+                     *             "asOf": "2026-11-27T08:05:08.733Z",
+                     *             "unavailable": null
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -4983,7 +5059,7 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "ags_8df6f560-b293-41de-a152-5244126c209a",
+                     *         "id": "ags_8bc502b7-7a29-400b-a7fb-3eb28b3982a4",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -5003,7 +5079,7 @@ export interface operations {
                      *         "active": true
                      *       },
                      *       {
-                     *         "id": "ags_205e07a9-93aa-4003-ab86-09a56603e09c",
+                     *         "id": "ags_476b6e15-06d9-4f10-aed8-44d0ee0e91a2",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -5135,7 +5211,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_8df6f560-b293-41de-a152-5244126c209a",
+                     *       "id": "ags_8bc502b7-7a29-400b-a7fb-3eb28b3982a4",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5190,7 +5266,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "wallet_session"
                      *       },
-                     *       "requestId": "0d71a8e5-13a1-4be4-a724-4244438a6076",
+                     *       "requestId": "53924e77-93e2-4ecd-be0a-4f6cb25e9c14",
                      *       "retryable": false,
                      *       "nextAction": "POST /api/v1/auth/siwe/nonce, sign the EIP-4361 message, then POST /api/v1/auth/siwe/verify."
                      *     }
@@ -5305,7 +5381,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_205e07a9-93aa-4003-ab86-09a56603e09c",
+                     *       "id": "ags_476b6e15-06d9-4f10-aed8-44d0ee0e91a2",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5372,7 +5448,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "agent_session_not_found",
                      *       "message": "No agent session ags_nope for this account.",
-                     *       "requestId": "a3f557d5-bb12-4403-96d9-897945d93b33",
+                     *       "requestId": "67b1ba76-1097-4923-ac11-c37f2c2aed8b",
                      *       "retryable": false
                      *     }
                      */
@@ -5468,7 +5544,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "nonce": "1b257aeb49ff6947d3d7a76dd359389bcaf81f6f8de8e468",
+                     *       "nonce": "eb9dbd93746502003083b5c4bf645c00641b8a8a90030f10",
                      *       "domain": "gateway.test",
                      *       "expiresAt": "2026-11-18T16:05:00.000Z"
                      *     }
@@ -5581,8 +5657,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: ce6825dccaadead7ce90c64d8a17164f52fdc5ab044d8a73\nIssued At: 2026-11-18T16:00:00.000Z",
-                 *       "signature": "0x3474af6526ceb409d75b42ce09b63a4fdea7d5ea988e5f66af49916f5b71cacc726709bc5114ac7c0a1bc423bcf307468872e386553dd49763613bf0a215f2991b"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 8f0528ac2231fef1f58e905b37eabb1775ecab43ab7131ac\nIssued At: 2026-11-18T16:00:00.000Z",
+                 *       "signature": "0x31ed64192597c5a7f25301465fc97df824b6fb8b44660fcef69dc7566515216266c10dd6a507f353026e640e0a3fc01bb71597887e2dab31467faea45238eaa01c"
                  *     }
                  */
                 "application/json": components["schemas"]["SiweVerifyRequest"];
@@ -5602,7 +5678,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sessionToken": "tgws_WK3PqjyYDIzgrJ3ytmVYLf4-vsFCzi1Ap-XiwJciUtk",
+                     *       "sessionToken": "tgws_U7WZtrcWUkS8cH5CinZcFNdEPM1G0bd4kaAWXN5V8Jg",
                      *       "accountId": "acct-1",
                      *       "wallet": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
                      *       "expiresAt": "2026-11-18T16:15:00.000Z"
@@ -5641,7 +5717,7 @@ export interface operations {
                      *       "code": "wallet_signature_invalid",
                      *       "message": "The nonce is unknown, expired or already used.",
                      *       "details": {},
-                     *       "requestId": "2daf305b-53a4-4c96-8df4-808e6c813a36",
+                     *       "requestId": "eb76153e-4aba-4370-82de-3db2f598b6cf",
                      *       "retryable": false,
                      *       "nextAction": "Get a new nonce from POST /api/v1/auth/siwe/nonce and sign a new message."
                      *     }
@@ -5875,7 +5951,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "previewId": "prv_bcd51e87-d0d1-490c-b274-77e4318c2631",
+                     *       "previewId": "prv_77297136-521a-47ac-b8ef-313404a28325",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -5985,7 +6061,7 @@ export interface operations {
                      *         "gate": "idempotency",
                      *         "check": "preview_reference"
                      *       },
-                     *       "requestId": "70023ef6-19fe-468f-95d1-7f33f5cca966",
+                     *       "requestId": "396b742f-8e0a-4f23-ace1-3d78adf91b3e",
                      *       "retryable": false,
                      *       "nextAction": "Use a new referenceId, or read the execution by referenceId before any retry."
                      *     }
@@ -6109,7 +6185,7 @@ export interface operations {
                      *       "data": {
                      *         "approvals": [
                      *           {
-                     *             "approvalId": "apr_d332efb3-6f21-4660-b7d3-1c992690e247",
+                     *             "approvalId": "apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
                      *             "state": "consumed",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *             "instruction": {
@@ -6130,19 +6206,19 @@ export interface operations {
                      *             "expiresAt": "2026-11-18T16:05:00.000Z",
                      *             "decidedAt": "2026-11-18T16:00:00.000Z",
                      *             "consumedAt": "2026-11-18T16:00:00.000Z",
-                     *             "executionId": "exe_ef28118b-2732-47fa-bfe0-01afd98a0a63",
+                     *             "executionId": "exe_648ce0b1-a3be-4515-9563-dc31a9729da3",
                      *             "approveRequest": {
-                     *               "statement": "Approve execution apr_d332efb3-6f21-4660-b7d3-1c992690e247 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Approve execution apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_d332efb3-6f21-4660-b7d3-1c992690e247",
+                     *                 "urn:gateway:approval:apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
                      *             },
                      *             "rejectRequest": {
-                     *               "statement": "Reject execution apr_d332efb3-6f21-4660-b7d3-1c992690e247 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Reject execution apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_d332efb3-6f21-4660-b7d3-1c992690e247",
+                     *                 "urn:gateway:approval:apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
@@ -6173,7 +6249,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "state"
                      *       },
-                     *       "requestId": "0a4f6939-179c-488d-9465-07bb661432fc",
+                     *       "requestId": "b7981f75-4a99-426d-a560-19b8cf70ddc8",
                      *       "retryable": false
                      *     }
                      */
@@ -6273,7 +6349,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_d332efb3-6f21-4660-b7d3-1c992690e247",
+                     *       "approvalId": "apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6296,17 +6372,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_d332efb3-6f21-4660-b7d3-1c992690e247 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d332efb3-6f21-4660-b7d3-1c992690e247",
+                     *           "urn:gateway:approval:apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_d332efb3-6f21-4660-b7d3-1c992690e247 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d332efb3-6f21-4660-b7d3-1c992690e247",
+                     *           "urn:gateway:approval:apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6450,7 +6526,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_d332efb3-6f21-4660-b7d3-1c992690e247",
+                     *       "approvalId": "apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6473,17 +6549,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_d332efb3-6f21-4660-b7d3-1c992690e247 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d332efb3-6f21-4660-b7d3-1c992690e247",
+                     *           "urn:gateway:approval:apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_d332efb3-6f21-4660-b7d3-1c992690e247 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d332efb3-6f21-4660-b7d3-1c992690e247",
+                     *           "urn:gateway:approval:apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6537,7 +6613,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "approval_not_found",
                      *       "message": "No approval apr_nope for this account.",
-                     *       "requestId": "5379148f-adbc-4f78-acb7-90820a157f55",
+                     *       "requestId": "e2915d1d-91e9-4ec0-9cb4-26510542be13",
                      *       "retryable": false
                      *     }
                      */
@@ -6596,8 +6672,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "decision": "approve",
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_d332efb3-6f21-4660-b7d3-1c992690e247 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: aa59c986468bc4862c1b262d2592c28272348c81af8b6f60\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_d332efb3-6f21-4660-b7d3-1c992690e247\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                 *       "signature": "0xc712db136bb02b40bd15fdd3f38a9a25919e91dd52e117027bff18425605b8cb34a15f32574d0489267198366682eae88018119da541bd8343c40ff42618d77a1b"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 789e96439df7d117448bbd275e7e7f7055039e2021556b16\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                 *       "signature": "0x4b9f694217ba062a3972889f27b132cbec7ec00b869a81ffd59188f2f4efbf9c6f56504c8688c91f3e184ee1cdecc26815385c1d42b4c6f0f1046cf8cff50c331c"
                  *     }
                  */
                 "application/json": components["schemas"]["ApprovalDecision"];
@@ -6617,7 +6693,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_d332efb3-6f21-4660-b7d3-1c992690e247",
+                     *       "approvalId": "apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
                      *       "state": "approved",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6640,17 +6716,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_d332efb3-6f21-4660-b7d3-1c992690e247 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d332efb3-6f21-4660-b7d3-1c992690e247",
+                     *           "urn:gateway:approval:apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_d332efb3-6f21-4660-b7d3-1c992690e247 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_d332efb3-6f21-4660-b7d3-1c992690e247",
+                     *           "urn:gateway:approval:apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6737,7 +6813,7 @@ export interface operations {
                      *       "details": {
                      *         "state": "approved"
                      *       },
-                     *       "requestId": "026a9b5e-eba2-48ce-80aa-363ef22c38b5",
+                     *       "requestId": "1bce94d0-52fb-47f4-8fc3-3d9eb09be4b4",
                      *       "retryable": false,
                      *       "nextAction": "Create a new approval."
                      *     }
@@ -6856,14 +6932,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_ef28118b-2732-47fa-bfe0-01afd98a0a63",
+                     *       "executionId": "exe_648ce0b1-a3be-4515-9563-dc31a9729da3",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_d332efb3-6f21-4660-b7d3-1c992690e247",
+                     *       "approvalId": "apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -6944,7 +7020,7 @@ export interface operations {
                      *         "gate": "authority",
                      *         "check": "agent_session"
                      *       },
-                     *       "requestId": "4f991769-c60b-4716-85b8-55eeab5b6854",
+                     *       "requestId": "3d56ed93-59e3-4760-933c-afe311ebb5ba",
                      *       "retryable": false,
                      *       "nextAction": "Interactive: create and approve an approval, then submit with its approvalId. API key: activate an agent session covering this order."
                      *     }
@@ -6973,7 +7049,7 @@ export interface operations {
                      *         "gate": "quote",
                      *         "check": "preview"
                      *       },
-                     *       "requestId": "cd7f3b22-d7cc-4825-af41-8993a7bbe8d6",
+                     *       "requestId": "d44f501b-0a0b-4ad1-ba76-66534149a643",
                      *       "retryable": true,
                      *       "nextAction": "Call POST /api/v1/execute/preview again with the same body, then resubmit."
                      *     }
@@ -7097,14 +7173,14 @@ export interface operations {
                      *       "data": {
                      *         "executions": [
                      *           {
-                     *             "executionId": "exe_ef28118b-2732-47fa-bfe0-01afd98a0a63",
+                     *             "executionId": "exe_648ce0b1-a3be-4515-9563-dc31a9729da3",
                      *             "referenceId": "example-0001",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *             "protocol": "paper-perps",
                      *             "action": "place_order",
                      *             "state": "filled",
                      *             "principalKind": "wallet_session",
-                     *             "approvalId": "apr_d332efb3-6f21-4660-b7d3-1c992690e247",
+                     *             "approvalId": "apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
                      *             "agentSessionId": null,
                      *             "fill": {
                      *               "price": "62740.4",
@@ -7134,7 +7210,7 @@ export interface operations {
                      *             "replayed": false
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiZXhlY3V0aW9ucyIsInAiOnsiYXQiOjE3OTUwMTc2MDAwMDAsImlkIjoiZXhlX2VmMjgxMThiLTI3MzItNDdmYS1iZmUwLTAxYWZkOThhMGE2MyJ9fQ.VLXmXprH0oIEodC2iVr_bpX6TKsbmd0xNKzfEN0IlkQ"
+                     *         "nextCursor": "eyJsIjoiZXhlY3V0aW9ucyIsInAiOnsiYXQiOjE3OTUwMTc2MDAwMDAsImlkIjoiZXhlXzY0OGNlMGIxLWEzYmUtNDUxNS05NTYzLWRjMzFhOTcyOWRhMyJ9fQ.LIqBym9ozzJZBOVQeSaBdxKxRyCYsbhoLWPYVUNapGQ"
                      *       }
                      *     }
                      */
@@ -7158,7 +7234,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "cursor"
                      *       },
-                     *       "requestId": "2b8457a0-0bc4-4eb8-96f3-22c4f069b22e",
+                     *       "requestId": "d3499348-18e0-452a-b8a2-cbddc28a2574",
                      *       "retryable": false
                      *     }
                      */
@@ -7242,14 +7318,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_ef28118b-2732-47fa-bfe0-01afd98a0a63",
+                     *       "executionId": "exe_648ce0b1-a3be-4515-9563-dc31a9729da3",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_d332efb3-6f21-4660-b7d3-1c992690e247",
+                     *       "approvalId": "apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -7326,7 +7402,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "execution_not_found",
                      *       "message": "No execution exe_nope for this account.",
-                     *       "requestId": "f4dfead5-e737-43a1-b5ec-e19144bc621b",
+                     *       "requestId": "58fd5a4c-81f7-4d11-8aef-350be2ef7884",
                      *       "retryable": false
                      *     }
                      */
@@ -7396,7 +7472,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_a60fe00c-9d1d-40aa-81b2-ed6915f02730",
+                     *       "executionId": "exe_57e05b04-42a0-4b90-a9a2-f9ec2c76f732",
                      *       "referenceId": "example-0004",
                      *       "instructionHash": "e7fcd4901945cfc0c0aafdab0dab3548e40877d13fe8dc7bb2bff27be6d448a9",
                      *       "protocol": "paper-equities",
@@ -7404,7 +7480,7 @@ export interface operations {
                      *       "state": "cancelled",
                      *       "principalKind": "api_key",
                      *       "approvalId": null,
-                     *       "agentSessionId": "ags_7d4d78f7-b34c-4f95-a3b2-e8bcf363a377",
+                     *       "agentSessionId": "ags_56e71a25-11a8-40ac-950c-791e94700f1b",
                      *       "fill": null,
                      *       "order": {
                      *         "clientOrderId": "0xed519203520c3d3644cde620b5b7f84a",
@@ -7492,7 +7568,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "execution_not_found",
                      *       "message": "No execution exe_nope for this account.",
-                     *       "requestId": "fa2483e0-7273-4a25-be93-c36fe03959e0",
+                     *       "requestId": "2537592f-9b6f-45c7-8aaf-86517e471319",
                      *       "retryable": false
                      *     }
                      */
@@ -7515,8 +7591,8 @@ export interface operations {
                      * @example {
                      *       "error": "Conflict",
                      *       "code": "execution_not_open",
-                     *       "message": "Execution exe_a60fe00c-9d1d-40aa-81b2-ed6915f02730 has nothing resting at a venue to cancel (it is cancelled).",
-                     *       "requestId": "97837f59-d925-4d97-88d7-09769cf3b84b",
+                     *       "message": "Execution exe_57e05b04-42a0-4b90-a9a2-f9ec2c76f732 has nothing resting at a venue to cancel (it is cancelled).",
+                     *       "requestId": "21b8d6c7-1c38-4da7-98ba-4e191c0b9a70",
                      *       "retryable": false
                      *     }
                      */
@@ -7615,14 +7691,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_ef28118b-2732-47fa-bfe0-01afd98a0a63",
+                     *       "executionId": "exe_648ce0b1-a3be-4515-9563-dc31a9729da3",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_d332efb3-6f21-4660-b7d3-1c992690e247",
+                     *       "approvalId": "apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -7810,7 +7886,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "api_key_not_found",
                      *       "message": "No key k-nope for this account.",
-                     *       "requestId": "b5342e98-6024-4e19-a4e3-6b21e1430041",
+                     *       "requestId": "4e27d0e8-4d14-43d0-a135-9e5b5f7e06f7",
                      *       "retryable": false
                      *     }
                      */
@@ -7919,19 +7995,19 @@ export interface operations {
                      *           "type": "execution",
                      *           "referenceId": "example-0004",
                      *           "details": {
-                     *             "executionId": "exe_a60fe00c-9d1d-40aa-81b2-ed6915f02730",
+                     *             "executionId": "exe_57e05b04-42a0-4b90-a9a2-f9ec2c76f732",
                      *             "state": "open",
                      *             "instructionHash": "e7fcd4901945cfc0c0aafdab0dab3548e40877d13fe8dc7bb2bff27be6d448a9",
                      *             "approvalId": null,
-                     *             "agentSessionId": "ags_7d4d78f7-b34c-4f95-a3b2-e8bcf363a377",
+                     *             "agentSessionId": "ags_56e71a25-11a8-40ac-950c-791e94700f1b",
                      *             "fill": null,
                      *             "venue": "paper-equities",
                      *             "clientOrderId": "0xed519203520c3d3644cde620b5b7f84a",
                      *             "venueOrderId": "v-1",
                      *             "placed": true
                      *           },
-                     *           "prevHash": "d6e6e4deed39009360de35dadfd8b8f1825302950ee1d8bd0b63c1878113581e",
-                     *           "hash": "487891920096382f914cc9ca923cd971517fee6e660344aa94cfac23dfde02db"
+                     *           "prevHash": "9b19be0958fd2b7b495b8176a7172b42c11db8e0a170f97e6815e5cbd0e1ede8",
+                     *           "hash": "3f1298f3e86d2449f840ad51a78769f2359450728b331d6412c487342cde27a8"
                      *         },
                      *         {
                      *           "seq": 14,
@@ -7940,17 +8016,17 @@ export interface operations {
                      *           "type": "execution_cancel",
                      *           "referenceId": "example-0004",
                      *           "details": {
-                     *             "executionId": "exe_a60fe00c-9d1d-40aa-81b2-ed6915f02730",
+                     *             "executionId": "exe_57e05b04-42a0-4b90-a9a2-f9ec2c76f732",
                      *             "clientOrderId": "0xed519203520c3d3644cde620b5b7f84a",
                      *             "principal": "key"
                      *           },
-                     *           "prevHash": "487891920096382f914cc9ca923cd971517fee6e660344aa94cfac23dfde02db",
-                     *           "hash": "be1bc821dd34c763595349e7cff819c0277fcbad5ef2992c14d7e45d92f1296a"
+                     *           "prevHash": "3f1298f3e86d2449f840ad51a78769f2359450728b331d6412c487342cde27a8",
+                     *           "hash": "98c445e69f93cf4a4665300af603ee9ebe941442dfefef8c6f122520c0158a0c"
                      *         }
                      *       ],
                      *       "chainValid": true,
                      *       "brokenAt": null,
-                     *       "nextCursor": "eyJsIjoiYXVkaXQiLCJwIjp7ImEiOiJhY2N0LTEiLCJiZWZvcmUiOjEzfX0.AAr-Jr0rygp2t0OzNQFX4IZE_DvuTdB4cc5fE-zts8A"
+                     *       "nextCursor": "eyJsIjoiYXVkaXQiLCJwIjp7ImEiOiJhY2N0LTEiLCJiZWZvcmUiOjEzfX0.W14WOxcbf5iYaU3Talo5qbxSQq9Izd6mv93Hx26XCDA"
                      *     }
                      */
                     "application/json": components["schemas"]["AuditLog"];

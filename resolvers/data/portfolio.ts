@@ -1,6 +1,7 @@
 import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { publicEnvelope, type PublicEnvelope } from '../public/envelope.js';
 import { valueAccount, type ValuedEntry } from './account-valuation.js';
+import type { VenueAccountView } from '../../src/execution/venue-accounts.js';
 import { principalOf } from '../execution/principal.js';
 
 export type PortfolioBalance = ValuedEntry;
@@ -10,6 +11,8 @@ export interface Portfolio {
   wallet: string;
   balances: PortfolioBalance[];
   totalValueUsd: string;
+  /** Real venues' accounts bound to this account, as the venues report them (not in totalValueUsd). */
+  venues: VenueAccountView[];
 }
 
 /**
@@ -20,6 +23,6 @@ export interface Portfolio {
 export async function portfolioEnvelope(ctx: GatewayContext): Promise<PublicEnvelope<Portfolio>> {
   const { account } = await principalOf(ctx);
   const now = ctx.services.clock.now();
-  const v = await valueAccount(ctx, account);
-  return publicEnvelope({ accountId: account.id, wallet: account.wallet, balances: v.entries, totalValueUsd: v.totalValueUsd }, v.freshness, now);
+  const [v, venues] = await Promise.all([valueAccount(ctx, account), ctx.services.execution.venueAccounts.of(account.id)]);
+  return publicEnvelope({ accountId: account.id, wallet: account.wallet, balances: v.entries, totalValueUsd: v.totalValueUsd, venues }, v.freshness, now);
 }

@@ -16,6 +16,7 @@ import { Ledger } from '../execution/ledger.js';
 import type { ExecutionVenue } from '../execution/venues/execution-venue.js';
 import type { MarketDirectory } from '../market-data/market-directory.js';
 import type { MarketReader } from '../market-data/market-reader.js';
+import { VenueReadinessCache } from '../execution/venue-readiness.js';
 import type { ConfiguredVenue } from '../venues/venue-module.js';
 import { UNOBSERVED } from '../sources/upstream-observer.js';
 import { ProtocolRegistry } from '../protocols/protocol-registry.js';
@@ -63,6 +64,7 @@ export function executionPlane(
       reader,
       cache: stores.cache,
       venues: deps.wrapVenues?.(venues) ?? venues,
+      venueReadiness: new VenueReadinessCache(() => clock.now()),
       identities: stores.identities,
       ...stores.execution,
       ledger: new Ledger(stores.execution.ledger),

@@ -11,6 +11,7 @@ import type { AuditTrail } from './audit-trail.js';
 import type { Ledger } from './ledger.js';
 import type { ExecutionVenue } from './venues/execution-venue.js';
 import type { WriteDurability } from './write-durability.js';
+import type { VenueReadinessCache } from './venue-readiness.js';
 
 /** What the execution services share, built once at start-up. */
 export interface ExecutionDeps {
@@ -21,6 +22,8 @@ export interface ExecutionDeps {
   reader: MarketReader;
   cache: SnapshotCache;
   venues: ReadonlyMap<string, ExecutionVenue>;
+  /** Whether each routed venue's signer or keys are loaded and authorised (asked of the venue now and then). */
+  venueReadiness: VenueReadinessCache;
   identities: IdentityStore;
   ledger: Ledger;
   idempotency: IdempotencyStore;

@@ -12,6 +12,7 @@ import { ExecutionReconciler } from './execution-reconciler.js';
 import type { Ledger } from './ledger.js';
 import { OrderFollower } from './order-follower.js';
 import { Previews } from './previews.js';
+import { VenueAccounts } from './venue-accounts.js';
 
 /** The execution plane's services, as resolvers see them. */
 export interface ExecutionServices {
@@ -29,6 +30,8 @@ export interface ExecutionServices {
   ledger: Ledger;
   /** The account's executions and approvals, listed a page at a time. */
   records: AccountRecords;
+  /** Real venues' accounts (positions, balances), shown beside the paper ledger. */
+  venueAccounts: VenueAccounts;
   gates: {
     /** What blocks every instruction of a protocol action now, in gate order (capabilities). */
     standingBlocks(input: Omit<StandingContext, 'deps'>): Promise<GateVerdict[]>;
@@ -50,6 +53,7 @@ export function createExecutionServices(deps: ExecutionDeps, wallets: WalletSess
     wallets,
     ledger: deps.ledger,
     records: new AccountRecords(deps),
+    venueAccounts: new VenueAccounts(deps),
     gates: { standingBlocks: (input) => standingBlocks({ deps, ...input }) },
   };
 }

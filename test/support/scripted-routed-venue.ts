@@ -27,6 +27,10 @@ export class ScriptedRoutedVenue implements RoutedVenue {
   private readonly followers = new Set<(s: RoutedOrderState) => void>();
   private next: { refuse?: VenueRefusal; noAnswer?: 'placed' | 'lost' } = {};
   alive = true;
+  /** The gateway account the venue's account is bound to. */
+  boundAccount = 'acct-1';
+  /** What readiness() answers (the gateway asks now and then, not on every preview). */
+  ready: VenueReadiness = { ready: true };
 
   constructor(private readonly paper: ExecutionVenue) {}
 
@@ -127,7 +131,7 @@ export class ScriptedRoutedVenue implements RoutedVenue {
   }
 
   async readiness(): Promise<VenueReadiness> {
-    return { ready: true };
+    return this.ready;
   }
 
   private publish(o: RoutedOrderState & { order: RoutedOrder }): RoutedOrderState {

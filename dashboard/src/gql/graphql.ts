@@ -933,7 +933,10 @@ export type PerpPriceEnvelope = {
 export type Portfolio = {
   accountId: Scalars['String']['output'];
   balances: Array<PortfolioBalance>;
+  /** The paper ledger valued at snapshot prices (venue accounts are apart). */
   totalValueUsd: Scalars['Decimal']['output'];
+  /** Real venues' accounts bound to this account (balances, equity, positions), as the venues report them; never mixed into the paper balances. */
+  venues: Array<VenueAccount>;
   wallet: Scalars['String']['output'];
 };
 
@@ -962,6 +965,8 @@ export type Positions = {
   /** Borrowed over supplied value (limit 0.75). */
   loanToValue: Maybe<Scalars['Decimal']['output']>;
   perps: Array<PerpPosition>;
+  /** Positions real venues hold for this account (their truth), beside the paper ones above; empty when no real venue takes this account's orders. */
+  venues: Array<VenueAccount>;
 };
 
 /** Envelope: the key's open positions. */
@@ -1376,6 +1381,35 @@ export type SubscriptionOrderBookUpdatedArgs = {
 export type TokenAmount = {
   amount: Scalars['Decimal']['output'];
   token: Scalars['String']['output'];
+};
+
+/** A real venue's account bound to this gateway account (Hyperliquid clearinghouse, Alpaca account), as the venue reports it. */
+export type VenueAccount = {
+  /** The venue account (an address or account number). */
+  account: Maybe<Scalars['String']['output']>;
+  /** The venue's time of this state. */
+  asOf: Maybe<Scalars['DateTime']['output']>;
+  /** Free collateral or buying power. */
+  available: Array<VenueAmount>;
+  /** Account value. */
+  equity: Array<VenueAmount>;
+  positions: Array<VenuePosition>;
+  protocol: Scalars['String']['output'];
+  /** Why the venue account could not be read now. */
+  unavailable: Maybe<Scalars['String']['output']>;
+};
+
+export type VenueAmount = {
+  amount: Scalars['Decimal']['output'];
+  token: Scalars['String']['output'];
+};
+
+/** A position as the venue reports it (signed size: negative is short). */
+export type VenuePosition = {
+  entryPrice: Maybe<Scalars['Decimal']['output']>;
+  marketId: Scalars['String']['output'];
+  size: Scalars['Decimal']['output'];
+  unrealizedPnl: Maybe<Scalars['Decimal']['output']>;
 };
 
 /** A venue the gateway serves: real (its own upstream), simulated (in-process) or replay (recorded traffic played back). */

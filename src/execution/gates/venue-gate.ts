@@ -1,15 +1,24 @@
 import { orderBookView } from '../../market-data/order-book-view.js';
 import type { Gate, GateContext, StandingContext } from '../gate-context.js';
 import { block, pass, type GateVerdict } from '../gate-verdict.js';
+import { routedVenueOf } from '../routed-orders.js';
 
 /** The kill switch, the venue's circuit breaker and the venue's health from the data plane. */
-async function standing({ deps, protocol }: StandingContext): Promise<GateVerdict> {
+async function standing({ deps, protocol, principal }: StandingContext): Promise<GateVerdict> {
   const kill = deps.controls.killSwitchState();
   if (kill.engaged) return block('venue', 'VENUE_UNHEALTHY', 'kill_switch', `Execution is halted: ${kill.reason ?? 'operator decision'}.`);
   const breaker = deps.controls.breakerReason(protocol.sourceId);
   if (breaker) return block('venue', 'VENUE_UNHEALTHY', 'circuit_breaker', `Orders to this venue are paused: ${breaker}.`);
   const status = await deps.reader.sourceStatus(protocol.sourceId);
   if (status !== 'healthy') return block('venue', 'VENUE_UNHEALTHY', 'venue_health', `The venue is ${status}.`);
+  const routed = routedVenueOf(deps, protocol.id);
+  if (routed) {
+    // The venue holds one account: the operator named the gateway account it belongs to.
+    if (principal.account.id !== routed.boundAccount)
+      return block('venue', 'POLICY_DENIED', 'venue_account', `Orders on ${protocol.id} go to a venue account bound to another gateway account.`);
+    const readiness = await deps.venueReadiness.of(routed);
+    if (!readiness.ready) return block('venue', 'VENUE_UNHEALTHY', 'signer', `The ${protocol.id} signer is not ready: ${readiness.reason}.`);
+  }
   return pass('venue');
 }
 
@@ -45,5 +54,8 @@ async function evaluate(ctx: GateContext): Promise<GateVerdict> {
   return pass('venue');
 }
 
-/** Venue health, kill switch, circuit breaker, market hours and fresh market data (VENUE_UNHEALTHY). */
-export const venueGate: Gate = { name: 'venue', codes: ['VENUE_UNHEALTHY'], standing, evaluate };
+/**
+ * Venue health, kill switch, circuit breaker, market hours and fresh market data (VENUE_UNHEALTHY);
+ * at a real venue, its signer's readiness and the venue account's gateway account (POLICY_DENIED).
+ */
+export const venueGate: Gate = { name: 'venue', codes: ['VENUE_UNHEALTHY', 'POLICY_DENIED'], standing, evaluate };
