@@ -37,7 +37,16 @@ export interface VenueBench {
   budget: number;
   /** The most weight one gateway's venue saw in any sliding minute. */
   peakWeight: number;
-  memory: { fewMarkets: number; fewRssBytes: number; allMarkets: number; allRssBytes: number; bytesPerMarket: number };
+  memory: {
+    fewMarkets: number;
+    fewRssBytes: number;
+    fewHeapBytes: number;
+    allMarkets: number;
+    allRssBytes: number;
+    allHeapBytes: number;
+    /** Live heap per market (the slope between the two catalogues). */
+    bytesPerMarket: number;
+  };
 }
 
 /** The most weight in any sliding minute of the fake's request log. */
@@ -94,7 +103,7 @@ export async function venueReads(settings: Settings, command: string[]): Promise
     const g = await GatewayProcess.start({ command, env: { ...env, HYPERLIQUID_COINS: fake.controls.assetNames().slice(0, FEW_COINS).join(',') } });
     try {
       await sleep(SETTLE_MS);
-      return { markets: g.markets, rss: g.rss() };
+      return { markets: g.markets, rss: g.rss(), heap: await g.liveHeapBytes() };
     } finally {
       await g.stop();
     }
@@ -105,8 +114,9 @@ export async function venueReads(settings: Settings, command: string[]): Promise
     try {
       await sleep(SETTLE_MS);
       const rss = g.rss();
-      log(`venues: RSS ${fmt(few.rss / 2 ** 20)} MB with ${few.markets} markets, ${fmt(rss / 2 ** 20)} MB with ${g.markets}`);
-      return { markets: g.markets, rss, results: await measureSize(settings, g, g.markets, TARGETS) };
+      const heap = await g.liveHeapBytes();
+      log(`venues: live heap ${fmt(few.heap / 2 ** 20)} MB with ${few.markets} markets, ${fmt(heap / 2 ** 20)} MB with ${g.markets}`);
+      return { markets: g.markets, rss, heap, results: await measureSize(settings, g, g.markets, TARGETS) };
     } finally {
       await g.stop();
     }
@@ -132,7 +142,9 @@ export async function venueReads(settings: Settings, command: string[]): Promise
       fewRssBytes: few.rss,
       allMarkets: all.markets,
       allRssBytes: all.rss,
-      bytesPerMarket: (all.rss - few.rss) / Math.max(1, all.markets - few.markets),
+      fewHeapBytes: few.heap,
+      allHeapBytes: all.heap,
+      bytesPerMarket: (all.heap - few.heap) / Math.max(1, all.markets - few.markets),
     },
   };
 }
@@ -156,8 +168,10 @@ export function venueRows(v: VenueBench): Row[] {
     },
     {
       area: 'venues hyperliquid',
-      what: `memory per market (RSS ${v.memory.fewMarkets} → ${v.memory.allMarkets} markets, streaming)`,
-      figure: `${fmt(v.memory.bytesPerMarket / 1024)} KB per market (${fmt(v.memory.fewRssBytes / 2 ** 20)} → ${fmt(v.memory.allRssBytes / 2 ** 20)} MB)`,
+      what: `memory per market (live heap, ${v.memory.fewMarkets} → ${v.memory.allMarkets} markets, streaming)`,
+      figure:
+        `${fmt(v.memory.bytesPerMarket / 1024)} KB per market (heap ${fmt(v.memory.fewHeapBytes / 2 ** 20)} → ${fmt(v.memory.allHeapBytes / 2 ** 20)} MB;` +
+        ` RSS ${fmt(v.memory.fewRssBytes / 2 ** 20)} → ${fmt(v.memory.allRssBytes / 2 ** 20)} MB)`,
     },
   ];
   for (const r of v.hyperliquid) {

@@ -145,6 +145,23 @@ export class GatewayProcess {
     return rssBytes(this.pid);
   }
 
+  /**
+   * The live JavaScript heap: the lowest `nodejs_heap_size_used_bytes` of /metrics over `samples`
+   * reads `everyMs` apart (the lows follow collections, so they approach what is live, where RSS
+   * mostly shows how far V8 let the heap grow).
+   */
+  async liveHeapBytes(samples = 20, everyMs = 500): Promise<number> {
+    let low = Infinity;
+    for (let i = 0; i < samples; i++) {
+      const text = await (await fetch(`${this.url}/metrics`)).text();
+      const used = /^nodejs_heap_size_used_bytes (\d+(?:\.\d+)?)/m.exec(text);
+      if (used) low = Math.min(low, Number(used[1]));
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+    if (low === Infinity) throw new Error('/metrics has no nodejs_heap_size_used_bytes');
+    return low;
+  }
+
   static async start(options: GatewayOptions): Promise<GatewayProcess> {
     const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
