@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ExecutionDeps } from './execution-deps.js';
 import { isFinalState, isSettled, type Execution } from './execution-types.js';
-import { applyVenueOrder, routedMarketOf, routedVenueOf, withOrderLock } from './routed-orders.js';
+import { applyVenueOrder, OrderBusy, routedMarketOf, routedVenueOf, withOrderLock } from './routed-orders.js';
 import type { RoutedVenue } from './venues/routed-venue.js';
 import { advance, auditExecution, NEVER_REACHED_VENUE, parseVenueOrder, settleSpend, VOID_RECORD } from './execution-progress.js';
 
@@ -91,7 +91,7 @@ export class ExecutionReconciler {
     }
     const sentAt = execution.history.find((h) => h.state === 'submitted')?.at ?? execution.createdAt;
     if (!record && order && market && deps.clock.now() - sentAt < ROUTED_UNSEEN_MS) return execution;
-    return withOrderLock(deps, execution.id, async (e) => {
+    return this.underOrderLock(execution, async (e) => {
       if (record) {
         if (await applyVenueOrder(deps, e, record, { reconciled: true }))
           deps.logger.info({ executionId: e.id, state: e.state }, 'routed execution reconciled');
@@ -106,6 +106,18 @@ export class ExecutionReconciler {
       deps.logger.info({ executionId: e.id }, 'routed execution never reached its venue');
       return e;
     });
+  }
+
+  /** Runs `update` under the execution's order lock; one held elsewhere leaves it for the next pass. */
+  private async underOrderLock(execution: Execution, update: (e: Execution) => Promise<Execution>): Promise<Execution> {
+    try {
+      // No waiting: a pass never stalls on one order; the next pass comes soon.
+      return await withOrderLock(this.deps, execution.id, update, { tries: 0 });
+    } catch (err) {
+      if (!(err instanceof OrderBusy)) throw err;
+      this.deps.logger.warn({ executionId: execution.id }, 'order being updated elsewhere; reconciled on the next pass');
+      return execution;
+    }
   }
 
   /** One pass over the open executions; returns how many it finished. */

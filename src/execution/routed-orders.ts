@@ -61,17 +61,38 @@ function rank(e: Pick<Execution, 'state' | 'order'>): number {
   return 0; // accepted, submitted, unknown: any answer of the venue is news
 }
 
+/** Another update of the same execution held its order lock for longer than an update waits. */
+export class OrderBusy extends Error {
+  constructor(readonly executionId: string) {
+    super(`execution ${executionId} is being updated elsewhere`);
+    this.name = 'OrderBusy';
+  }
+}
+
 /**
  * Runs `update` on the execution as stored, one update at a time per execution (the submission,
- * the order stream, the reconciler and a cancel may each bring news of the same order).
+ * the order stream, the reconciler and a cancel may each bring news of the same order). It waits
+ * for the lock `tries` times (about 2 s by default) before giving up with OrderBusy.
  */
-export async function withOrderLock<T>(deps: ExecutionDeps, executionId: string, update: (e: Execution) => Promise<T>): Promise<T> {
+export async function withOrderLock<T>(
+  deps: ExecutionDeps,
+  executionId: string,
+  update: (e: Execution) => Promise<T>,
+  options: { tries?: number } = {},
+): Promise<T> {
   const lock = `order:${executionId}`;
   const holder = `update_${Math.random().toString(36).slice(2)}`;
   for (let attempt = 0; ; attempt++) {
-    const claim = await deps.idempotency.claim(lock, holder, LOCK_TTL_MS);
+    let claim;
+    try {
+      claim = await deps.idempotency.claim(lock, holder, LOCK_TTL_MS);
+    } catch (err) {
+      // The claim may have been taken with its answer lost: give it back rather than hold it till its TTL.
+      await deps.idempotency.release(lock, holder).catch(() => undefined);
+      throw err;
+    }
     if (claim.claimed) break;
-    if (attempt >= LOCK_TRIES) throw new Error(`execution ${executionId} is being updated elsewhere`);
+    if (attempt >= (options.tries ?? LOCK_TRIES)) throw new OrderBusy(executionId);
     await new Promise((resolve) => setTimeout(resolve, LOCK_PAUSE_MS));
   }
   try {
