@@ -95,6 +95,8 @@ export type VenueReadiness = { ready: true } | { ready: false; reason: string };
  */
 export interface RoutedVenue extends ExecutionVenue {
   readonly routed: true;
+  /** The one gateway account whose orders this venue's account takes; others are refused at preview. */
+  readonly boundAccount?: string;
   /** The client order id of an account's referenceId, in the venue's form: the same every time, so a retry can never place twice. */
   clientOrderIdFor(accountId: string, referenceId: string): string;
   /**
