@@ -33,7 +33,7 @@ const env = (fake: AlpacaReplay, extra: Record<string, string> = {}) => ({
   ALPACA_SECRET_KEY: SECRET,
   ALPACA_TRADING_URL: fake.urls.trading,
   ALPACA_DATA_URL: fake.urls.data,
-  ALPACA_TIMEOUT_MS: '1500',
+  ALPACA_TIMEOUT_MS: '5000',
   ALPACA_ORDERS: 'paper',
   ALPACA_ORDERS_ACCOUNT: ACCOUNT,
   ...extra,
@@ -293,7 +293,7 @@ describe('no answer, and never twice', () => {
   it('a timeout after sending is an unknown outcome; the look-up finds the order; placing it again answers its state, never a second order', async () => {
     const order = await routed(limitBuy('lost-1'));
     fake.controls.http.acceptOrderThenHang();
-    const err = await refusal(venue.place(order));
+    const err = await refusal(tradingVenue({ ALPACA_TIMEOUT_MS: '600' }).place(order));
     expect(err).toBeInstanceOf(VenueOutcomeUnknown);
     expect(err.reason).toBe('no answer from Alpaca within the timeout');
     expect(await venue.lookup(order.clientOrderId, order.market)).toMatchObject({ status: 'open', clientOrderId: order.clientOrderId });
@@ -381,7 +381,7 @@ describe('the account and readiness', () => {
       reason: expect.stringMatching(/401/),
     });
     fake.controls.http.hang({ api: 'trading', path: '/v2/account' });
-    expect(await venue.readiness()).toEqual({ ready: false, reason: 'Alpaca did not answer the account (timeout)' });
+    expect(await tradingVenue({ ALPACA_TIMEOUT_MS: '600' }).readiness()).toEqual({ ready: false, reason: 'Alpaca did not answer the account (timeout)' });
   });
 });
 

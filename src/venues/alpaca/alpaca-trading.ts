@@ -154,7 +154,8 @@ export class AlpacaTrading implements RoutedVenue {
     return this.noted(alpacaOrderState(found));
   }
 
-  async cancel(clientOrderId: string): Promise<RoutedOrderState> {
+  /** By client order id alone: Alpaca finds an order without its market. */
+  async cancel(clientOrderId: string, _market?: MarketDefinition): Promise<RoutedOrderState> {
     const found = await this.api.orderOf(clientOrderId).catch((err: unknown) => {
       throw alpacaRefusal(err) ?? err;
     });
@@ -180,7 +181,7 @@ export class AlpacaTrading implements RoutedVenue {
     return order;
   }
 
-  async lookup(clientOrderId: string): Promise<RoutedOrderState | null> {
+  async lookup(clientOrderId: string, _market?: MarketDefinition): Promise<RoutedOrderState | null> {
     const found = await this.api.orderOf(clientOrderId).catch((err: unknown) => {
       throw new Error(readFailure('an order look-up', err), { cause: err });
     });
