@@ -189,7 +189,11 @@ export class AlpacaTrading implements RoutedVenue {
   }
 
   follow(onUpdate: (state: RoutedOrderState) => void): () => void {
-    return this.stream.follow((state) => onUpdate(this.noted(state)));
+    return this.stream.follow((state) => {
+      // A fill or a cancel moves buying power and positions: the next preview reads them again.
+      this.funds.forget();
+      onUpdate(this.noted(state));
+    });
   }
 
   followAlive(): boolean {
