@@ -73,7 +73,13 @@ export function createGateContext(deps: ExecutionDeps, input: GateContextInput):
   const priced = once(async (): Promise<Priced> => {
     try {
       return {
-        quote: await input.target.venue.quote(input.instruction, { reader: deps.reader, cache: deps.cache, now: input.now, balances: await balances.get() }),
+        quote: await input.target.venue.quote(input.instruction, {
+          reader: deps.reader,
+          cache: deps.cache,
+          now: input.now,
+          balances: await balances.get(),
+          accountId: input.account.id,
+        }),
       };
     } catch (e) {
       // A venue that cannot price right now counts as unhealthy, never as a crash.

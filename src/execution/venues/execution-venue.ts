@@ -46,6 +46,8 @@ export interface VenueContext {
   now: number;
   /** Current ledger of the account (for sells and collateral checks). */
   balances: Record<string, string>;
+  /** The gateway account the instruction is for, where the caller knows it (a routed venue bound to one account checks it). */
+  accountId?: string;
 }
 
 /** One paper venue: quotes an instruction from the data plane's snapshots, then fills it. */

@@ -52,6 +52,14 @@ const env = z.object({
   /** How often snapshots (daily figures, and prices between streamed trades) are polled. */
   ALPACA_POLL_MS: z.coerce.number().int().min(1_000).max(300_000).default(5_000),
   ALPACA_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(10_000),
+  /** Where orders go: unset, filled on paper in the gateway; `paper`, routed to Alpaca paper trading. Live trading is not supported. */
+  ALPACA_ORDERS: z
+    .enum(['paper'], {
+      error: 'live trading is not supported: set paper (orders routed to Alpaca paper trading) or leave it unset (paper fills in the gateway)',
+    })
+    .optional(),
+  /** The gateway account whose orders the Alpaca paper account takes (ALPACA_ORDERS=paper). */
+  ALPACA_ORDERS_ACCOUNT: z.string().trim().min(1, 'must not be empty').max(128).optional(),
 });
 
 export interface AlpacaSettings {
@@ -67,6 +75,10 @@ export interface AlpacaSettings {
   requestsPerMinute: number;
   pollMs: number;
   timeoutMs: number;
+  /** The trading stream (`trade_updates`): the trading host's `/stream`, as Alpaca serves it. */
+  tradingStreamUrl: string;
+  /** Orders routed to Alpaca paper trading for one gateway account (ALPACA_ORDERS=paper); undefined: paper fills in the gateway. */
+  orders: { account: string } | undefined;
 }
 
 /** Requests a minute the polls spend: the snapshots, and the clock every few polls. */
@@ -94,11 +106,12 @@ export function alpacaSettings(source: VenueEnv): AlpacaSettings | undefined {
     { variable: 'ALPACA_REQUESTS_PER_MINUTE', perMinute: e.ALPACA_REQUESTS_PER_MINUTE, unit: 'requests' },
   );
   const network = e.ALPACA_PAPER === 'true' ? 'paper' : 'live';
+  const tradingUrl = e.ALPACA_TRADING_URL ?? HOSTS[network];
   return {
     keyId: e.ALPACA_KEY_ID,
     secret: e.ALPACA_SECRET_KEY,
     network,
-    tradingUrl: e.ALPACA_TRADING_URL ?? HOSTS[network],
+    tradingUrl,
     dataUrl: e.ALPACA_DATA_URL ?? HOSTS.data,
     streamUrl: `${(e.ALPACA_DATA_STREAM_URL ?? HOSTS.stream).replace(/\/+$/, '')}/v2/${e.ALPACA_FEED}`,
     feed: e.ALPACA_FEED,
@@ -106,5 +119,26 @@ export function alpacaSettings(source: VenueEnv): AlpacaSettings | undefined {
     requestsPerMinute: e.ALPACA_REQUESTS_PER_MINUTE,
     pollMs: e.ALPACA_POLL_MS,
     timeoutMs: e.ALPACA_TIMEOUT_MS,
+    tradingStreamUrl: `${tradingUrl.replace(/\/+$/, '').replace(/^http/, 'ws')}/stream`,
+    orders: ordersOf(e, network, tradingUrl),
   };
+}
+
+/**
+ * Where orders go. Only paper trading is ever routed: ALPACA_ORDERS=paper needs paper keys
+ * (ALPACA_PAPER=true) and a trading host other than Alpaca's live one, and names the one gateway
+ * account the Alpaca account trades for; ALPACA_ORDERS_ACCOUNT without it is a mistake.
+ */
+function ordersOf(e: { ALPACA_ORDERS?: 'paper' | undefined; ALPACA_ORDERS_ACCOUNT?: string | undefined }, network: 'paper' | 'live', tradingUrl: string) {
+  if (e.ALPACA_ORDERS === undefined) {
+    if (e.ALPACA_ORDERS_ACCOUNT !== undefined)
+      throw new Error('Invalid configuration: ALPACA_ORDERS_ACCOUNT is set but ALPACA_ORDERS is not (set ALPACA_ORDERS=paper to route orders)');
+    return undefined;
+  }
+  if (network !== 'paper') throw new Error('Invalid configuration: ALPACA_ORDERS=paper needs paper keys (ALPACA_PAPER=true): live trading is not supported');
+  if (new URL(tradingUrl).host === new URL(HOSTS.live).host)
+    throw new Error("Invalid configuration: ALPACA_TRADING_URL is Alpaca's live host while ALPACA_ORDERS=paper: live trading is not supported");
+  if (e.ALPACA_ORDERS_ACCOUNT === undefined)
+    throw new Error('Invalid configuration: ALPACA_ORDERS_ACCOUNT is missing (ALPACA_ORDERS=paper routes the orders of one gateway account)');
+  return { account: e.ALPACA_ORDERS_ACCOUNT };
 }

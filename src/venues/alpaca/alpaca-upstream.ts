@@ -31,7 +31,7 @@ export class AlpacaUpstream {
     const common = { keyId: settings.keyId, secret: settings.secret, timeoutMs: settings.timeoutMs };
     this.stocks = new marketData.StockApi(new marketData.Configuration({ basePath: settings.dataUrl.replace(/\/+$/, ''), ...common }));
     this.clockApi = new trading.ClockApi(new trading.Configuration({ basePath: settings.tradingUrl.replace(/\/+$/, ''), ...common }));
-    this.calls = new UpstreamCalls(venue, budget, observer, classify, now);
+    this.calls = new UpstreamCalls(venue, budget, observer, alpacaFailure, now);
   }
 
   /** Latest trade, quote, minute bar, daily bar and previous daily bar per symbol (null for a symbol the venue does not know). */
@@ -70,7 +70,7 @@ export class AlpacaUpstream {
  * key named as such) or the failure, never the answer's body, which a proxy could fill with
  * anything, nor a header.
  */
-function classify(err: unknown): UpstreamFailure {
+export function alpacaFailure(err: unknown): UpstreamFailure {
   if (err instanceof ApiError) {
     const outcome = err.status === 429 ? '429' : err.status >= 500 ? '5xx' : '4xx';
     const refused = err.status === 401 || err.status === 403 ? ' (the venue refused the keys or the feed)' : '';
