@@ -61,7 +61,8 @@ async function sign(
   return { message, signature: await wallet.signMessage({ message }) };
 }
 
-async function walletSession(client: JsonClient, wallet: PrivateKeyAccount): Promise<string> {
+/** A wallet session (sign-in with Ethereum) for the bench account's wallet. */
+export async function walletSession(client: JsonClient, wallet: PrivateKeyAccount): Promise<string> {
   const signed = await sign(wallet, await nonce(client));
   return (await client.expect(200, 'POST', '/api/v1/auth/siwe/verify', undefined, signed)).body.sessionToken as string;
 }

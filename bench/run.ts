@@ -18,6 +18,7 @@ import { profile, profileRows } from './profile.js';
 import { publicReads, publicRows } from './public-reads.js';
 import { subscriptionRows, subscriptions } from './subscriptions.js';
 import { venueReads, venueRows } from './venues.js';
+import { routedOrders, routedRows } from './routed.js';
 
 async function main(): Promise<void> {
   const started = new Date();
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
   await part('money', () => moneyPath(settings, command), moneyRows);
   await part('profile', () => profile(settings, command, stamp), profileRows);
   await part('venues', () => venueReads(settings, command), venueRows);
+  await part('routed', () => routedOrders(settings, command), routedRows);
 
   const grown = growth(pub?.results ?? [], pub?.sizes ?? [], subs ?? []);
   result.growth = grown;

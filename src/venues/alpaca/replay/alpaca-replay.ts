@@ -82,6 +82,8 @@ export interface AlpacaReplayControls {
     resetConnection(target?: ApiTarget): void;
     /** The next `POST /v2/orders` books the order (and publishes its events) but never answers. */
     acceptOrderThenHang(times?: number): void;
+    /** Every request of `api` (default trading) waits `ms` before it is answered: a fixed venue round trip. */
+    setLatency(ms: number, api?: 'trading' | 'data'): void;
     clearFaults(): void;
     /** Requests received, oldest first, optionally filtered. */
     requests(filter?: { api?: 'trading' | 'data'; method?: string; path?: string | RegExp }): RecordedHttpRequest[];
@@ -234,6 +236,7 @@ export async function startAlpacaReplay(options: AlpacaReplayOptions = {}): Prom
     (headers: IncomingHttpHeaders): ReturnType<typeof errors.unauthorized> | undefined =>
       headers['apca-api-key-id'] === keyId && headers['apca-api-secret-key'] === secret ? undefined : denied();
 
+  const latency = { trading: 0, data: 0 };
   const trading: ApiServer = await startApiServer({
     api: 'trading',
     routes: tradingRoutes(venue, clock),
@@ -243,6 +246,7 @@ export async function startAlpacaReplay(options: AlpacaReplayOptions = {}): Prom
     notFound: errors.notFoundRoute,
     internalError: errors.internal,
     rateLimitPerMinute: 200,
+    latencyMs: () => latency.trading,
   });
   const data: ApiServer = await startApiServer({
     api: 'data',
@@ -253,6 +257,7 @@ export async function startAlpacaReplay(options: AlpacaReplayOptions = {}): Prom
     notFound: () => ({ status: 404, body: { message: 'Not Found' } }),
     internalError: errors.dataInternal,
     rateLimitPerMinute: 200,
+    latencyMs: () => latency.data,
   });
   tradingStream.attach(trading.server, '/stream');
 
@@ -308,6 +313,9 @@ export async function startAlpacaReplay(options: AlpacaReplayOptions = {}): Prom
       serverError: (target = {}) =>
         arm(target, { kind: 'status', status: target.status ?? 500, body: statusBody(target.api, errors.internal, errors.dataInternal) }),
       hang: (target) => arm(target, { kind: 'hang' }),
+      setLatency: (ms, api = 'trading') => {
+        latency[api] = ms;
+      },
       malformedJson: (target) =>
         arm(target, {
           kind: 'raw',
@@ -359,7 +367,7 @@ export async function startAlpacaReplay(options: AlpacaReplayOptions = {}): Prom
       },
     },
     orders: {
-      all: () => venue.listOrders(new URLSearchParams({ status: 'all', limit: '500' })),
+      all: () => venue.allOrders(),
       fill: (id, fillOptions) => venue.fill(id, fillOptions),
       reject: (id) => venue.rejectOrder(id),
       expire: (id) => venue.expire(id),

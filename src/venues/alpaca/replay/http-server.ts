@@ -58,6 +58,8 @@ export interface ApiServerOptions {
   internalError: () => VenueError;
   /** Requests allowed per minute, for the X-RateLimit-* headers (Alpaca: 200). */
   rateLimitPerMinute: number;
+  /** How long every request waits before it is answered (the venue's own round trip; 0 by default). */
+  latencyMs?: () => number;
 }
 
 export interface ApiServer {
@@ -136,6 +138,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       }
     }
     options.log.push({ api: options.api, method, path, query: Object.fromEntries(url.searchParams), headers: flatHeaders(req.headers), body, at: Date.now() });
+    const latency = options.latencyMs?.() ?? 0;
+    if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
 
     const fault = options.faults.take(options.api, method, path);
     if (fault?.kind === 'hang') return hang(res);

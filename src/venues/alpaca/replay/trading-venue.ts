@@ -130,6 +130,11 @@ export class TradingVenue {
     return id === undefined ? undefined : this.order(id);
   }
 
+  /** Every order the venue holds, oldest first (a test control: no page limit). */
+  allOrders(): WireOrder[] {
+    return [...this.orders.values()].map((o) => structuredClone(o.wire));
+  }
+
   /** `GET /v2/orders`: status open (default) | closed | all, limit (default 50, at most 500), after/until, direction, symbols, side. */
   listOrders(query: URLSearchParams): WireOrder[] {
     const status = query.get('status') ?? 'open';
