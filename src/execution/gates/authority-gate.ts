@@ -3,6 +3,7 @@ import { isWalletAddress } from '../../domain/validators.js';
 import { activeSessionsOf, coversAction, coversInstruction, periodStartOf } from '../agent-session-scope.js';
 import type { Gate, GateContext, StandingContext } from '../gate-context.js';
 import { block, pass, type GateVerdict } from '../gate-verdict.js';
+import { isRoutedVenue } from '../venues/routed-venue.js';
 
 const denied = (check: string, reason: string) => block('authority', 'POLICY_DENIED', check, reason);
 
@@ -40,6 +41,9 @@ function evaluate(ctx: GateContext): Promise<GateVerdict> {
   return failClosed(ctx, async () => {
     const { principal, deps, hash, now } = ctx;
     if (!isWalletAddress(ctx.account.wallet)) return denied('wallet_readiness', 'The account has no ready wallet.');
+    const venue = ctx.target.venue;
+    if (isRoutedVenue(venue) && venue.boundAccount !== undefined && venue.boundAccount !== ctx.account.id)
+      return denied('venue_account', `${ctx.protocol.id}'s venue account takes the orders of another gateway account only.`);
     if (ctx.approvalId !== undefined) {
       // Spec: approvals are the interactive path; API-key clients execute within agent sessions.
       if (principal.kind !== 'wallet') {
