@@ -1,4 +1,5 @@
 import { InfoClient, HttpTransport } from '@nktkas/hyperliquid';
+import { createL1ActionHash } from '@nktkas/hyperliquid/signing';
 import { pino } from 'pino';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { slippageBound, VenueOutcomeUnknown, VenueRefusal, type RoutedOrder, typ
 import { MemorySnapshotCache } from '../../src/stores/memory/memory-snapshot-cache.js';
 import { perpCatalogue, type UniverseAsset } from '../../src/venues/hyperliquid/hyperliquid-catalogue.js';
 import { HyperliquidTrading } from '../../src/venues/hyperliquid/hyperliquid-trading.js';
+import { l1ActionHash } from '../../src/venues/hyperliquid/replay/signatures.js';
 import { startHyperliquidReplay, type HyperliquidReplay } from '../../src/venues/hyperliquid/replay/start.js';
 import { eventually } from '../support/venue-gateway.js';
 
@@ -143,6 +145,24 @@ async function caught(promise: Promise<unknown>): Promise<unknown> {
 const fakeOrder = (cloid: string) => fake.controls.orders(master.address).find((o) => o.cloid === cloid);
 
 describe('signatures and readiness', () => {
+  it('the fake hashes an L1 action as the SDK does, written independently (msgpack, nonce, vault flag, expiresAfter)', () => {
+    const actions = [
+      {
+        type: 'order',
+        orders: [{ a: 0, b: true, p: '30000.5', s: '0.001', r: false, t: { limit: { tif: 'Gtc' } }, c: `0x${'ab'.repeat(16)}` }],
+        grouping: 'na',
+      },
+      { type: 'cancel', cancels: [{ a: 3, o: 296683658818 }] },
+      { type: 'cancelByCloid', cancels: [{ asset: 300, cloid: `0x${'cd'.repeat(16)}` }] },
+    ];
+    const nonce = Date.now();
+    const vaultAddress = `0x${'12'.repeat(20)}` as const;
+    for (const action of actions) {
+      expect(l1ActionHash(action, nonce)).toBe(createL1ActionHash({ action, nonce }));
+      expect(l1ActionHash(action, nonce, vaultAddress, nonce + 5_000)).toBe(createL1ActionHash({ action, nonce, vaultAddress, expiresAfter: nonce + 5_000 }));
+    }
+  });
+
   it('the fake recovers each action’s signer; an API wallet the account never approved is refused as the venue refuses it, and readiness says so', async () => {
     expect(await venue.readiness()).toEqual({ ready: true });
     const strangerKey = generatePrivateKey();
