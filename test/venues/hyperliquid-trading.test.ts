@@ -342,6 +342,25 @@ describe('what the venue does not say', () => {
     expect(await venue.lookup(venue.clientOrderIdFor(ACCOUNT, 'hung-2'))).toBeNull();
   });
 
+  it('every action expires: one reaching the venue past its expiresAfter is refused, so an order never lands after the reconciler gave up on it', async () => {
+    const i = limit('expired-1', '29000');
+    const quote = await venue.quote(i, await ctx());
+    fake.controls.setClockOffset(120_000); // the venue's clock two minutes ahead: as if the request arrived that late
+    try {
+      const err = await caught(venue.place(routed(venue, i, quote)));
+      expect(err).toMatchObject({ code: 'VENUE_UNHEALTHY', reason: 'Action already expired' });
+    } finally {
+      fake.controls.setClockOffset(0);
+    }
+    const sent = fake.controls
+      .requests()
+      .filter((r) => r.path === '/exchange')
+      .at(-1)!.body as any;
+    expect(sent.expiresAfter - sent.nonce).toBeGreaterThan(25_000);
+    expect(sent.expiresAfter - sent.nonce).toBeLessThanOrEqual(30_000 + 1_000);
+    expect(fakeOrder(venue.clientOrderIdFor(ACCOUNT, 'expired-1'))).toBeUndefined();
+  });
+
   it('the same referenceId twice: one order at the venue, the second answer is the first order', async () => {
     const i = limit('twice-1', '29000');
     const quote = await venue.quote(i, await ctx());

@@ -23,8 +23,9 @@ export type ExchangeFailure =
  * from the oracle, open-interest caps, reduce-only) are POLICY_DENIED: the order is well formed
  * but the venue's trading rule refuses it now, and changing the order (its price) is the way
  * out. Tick, lot and minimum-value breaches are INVALID_REQUEST (400 on `assetIn`), the same
- * code the preview's rule checks give. An API wallet the venue does not know, and a nonce it
- * refuses, are VENUE_UNHEALTHY: the gateway's side, nothing the caller can change.
+ * code the preview's rule checks give. An API wallet the venue does not know, a nonce it refuses
+ * and an action past its expiresAfter are VENUE_UNHEALTHY: the gateway's side, nothing the
+ * caller can change.
  */
 const ORDER_ERRORS: readonly [RegExp, 'unmatched' | 'duplicate' | VenueRefusal['code']][] = [
   [/^Insufficient margin/i, 'INSUFFICIENT_BALANCE'],
@@ -32,7 +33,7 @@ const ORDER_ERRORS: readonly [RegExp, 'unmatched' | 'duplicate' | VenueRefusal['
   [/invalid price|invalid size|minimum value of|divisible by tick size|Invalid TP\/SL price/i, 'INVALID_REQUEST'],
   [/could not immediately match|No liquidity available for market order/i, 'unmatched'],
   [/cloid that was already used|duplicate cloid/i, 'duplicate'],
-  [/does not exist|Must deposit before performing actions|Invalid nonce|Invalid signature/i, 'VENUE_UNHEALTHY'],
+  [/does not exist|Must deposit before performing actions|Invalid nonce|Invalid signature|already expired/i, 'VENUE_UNHEALTHY'],
 ];
 
 /** An error text of the venue (an order's status, or an `err` answer) as a failure. */

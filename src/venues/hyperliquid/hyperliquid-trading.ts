@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { Decimal } from '../../domain/decimal.js';
 import type { MarketDefinition } from '../../domain/market.js';
 import { gateRefusal } from '../../errors/gate-refusals.js';
+import { ROUTED_UNSEEN_MS } from '../../execution/execution-reconciler.js';
 import type { ExecutionInstruction } from '../../execution/instruction.js';
 import type { Quote, VenueContext, VenueFill as PaperFill } from '../../execution/venues/execution-venue.js';
 import { OrderBookVenue } from '../../execution/venues/order-book-venue.js';
@@ -29,6 +30,8 @@ import { exchangeFailure, type ExchangeFailure } from './hyperliquid-refusals.js
 const READY_MS = 60_000;
 const NOT_READY_MS = 5_000;
 const TIF = { gtc: 'Gtc', alo: 'Alo', ioc: 'Ioc' } as const;
+/** How long an action stays valid at the venue: half the reconciler's wait, the other half a margin for the clocks' skew. */
+const ACTION_EXPIRES_MS = ROUTED_UNSEEN_MS / 2;
 const MISSING_ORDER = /never placed, already canceled, or filled/i;
 
 export interface HyperliquidTradingSettings {
@@ -73,7 +76,9 @@ export class HyperliquidTrading implements RoutedVenue {
     this.paper = new OrderBookVenue({ protocolId, markets: deps.markets, feeRate: TAKER_FEE, style: 'perpetual' });
     const transport = new HttpTransport({ isTestnet: settings.network === 'testnet', apiUrl: settings.apiUrl, timeout: settings.timeoutMs });
     this.info = new InfoClient({ transport });
-    this.exchange = new ExchangeClient({ transport, wallet: settings.orders.signer });
+    // Every action expires: the venue refuses it once past, so an order can never land after the
+    // reconciler took it as never placed (ROUTED_UNSEEN_MS after it was sent).
+    this.exchange = new ExchangeClient({ transport, wallet: settings.orders.signer, defaultExpiresAfter: () => this.now() + ACTION_EXPIRES_MS });
     this.assets = new HyperliquidAssets(this.info, this.now);
     this.venueAccount = new HyperliquidAccount(this.info, settings.orders.account, this.now);
     this.stream = new HyperliquidOrderStream(

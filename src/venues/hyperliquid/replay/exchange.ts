@@ -96,6 +96,8 @@ export class FakeExchange {
 
   private async act(b: Body): Promise<ExchangeAnswer> {
     if (b.vaultAddress !== undefined) return err('replay fake: vaultAddress is not implemented');
+    // An action signed with expiresAfter is refused once the venue's clock has passed it (the wording as reported by clients).
+    if (b.expiresAfter !== undefined && b.expiresAfter < this.venue.now()) return err('Action already expired');
     const signer = await l1Signer(b, this.network);
     if (!signer) return err('Invalid signature.');
     const account = this.book.accountOfSigner(signer);
