@@ -30,6 +30,29 @@ const order = (referenceId: string, metadata: Record<string, unknown>, amount = 
   referenceId,
 });
 
+/**
+ * A book pushed by the venue now and seen fresh by the gateway: a book older than 5 s is no
+ * execution signal (the venue gate refuses it), and the fake pushes books only when told to
+ * (pushed again every half second until the gateway's stream has one).
+ */
+async function freshBook(): Promise<void> {
+  const since = Date.now();
+  let pushedAt = 0;
+  await eventually(
+    async () => {
+      if (Date.now() - pushedAt > 500) {
+        pushedAt = Date.now();
+        fake.controls.pushL2Book('BTC');
+      }
+      const res = await gw.json('/api/v1/public/markets/BTC/orderbook');
+      const asOf = res.body.freshness?.asOf;
+      return res.status === 200 && res.body.freshness.stale === false && (typeof asOf === 'number' ? asOf : Date.parse(asOf)) >= since - 1_000;
+    },
+    30_000,
+    'a fresh BTC book',
+  );
+}
+
 const read = async (executionId: string) => (await (await call(gw, 'GET', `/api/v1/execute/executions/${executionId}`, session)).json()) as any;
 
 beforeAll(async () => {
@@ -45,16 +68,17 @@ beforeAll(async () => {
       HYPERLIQUID_POLL_MS: '2000',
       HYPERLIQUID_TIMEOUT_MS: '1500',
       HYPERLIQUID_WEIGHT_PER_MINUTE: '1200',
-      HYPERLIQUID_COINS: 'BTC,ETH',
+      HYPERLIQUID_COINS: 'BTC',
       HYPERLIQUID_AGENT_KEY: agentKey,
       HYPERLIQUID_ACCOUNT: master.address,
       HYPERLIQUID_ORDERS_ACCOUNT: 'acct-1',
     },
   });
-  // The venue listed, its book streamed: what a preview prices on.
-  await eventually(async () => (await gw.json('/api/v1/public/markets/BTC/orderbook')).status === 200, 15_000, 'the BTC book');
+  // The venue listed (its first poll may take a while on a busy machine), then its book streamed: what a preview prices on.
+  await eventually(async () => (await gw.json('/api/v1/public/markets/BTC')).status === 200, 30_000, 'the BTC listing');
+  await freshBook();
   session = await walletSession(gw);
-});
+}, 90_000);
 afterAll(async () => {
   await gw?.close();
   await fake?.close();
@@ -70,6 +94,7 @@ describe('the gateway routes orders to Hyperliquid', () => {
 
   it('interactive: preview → approval → the wallet’s signed decision → execution rests open at the venue; partially filled on the venue’s stream; DELETE cancels', async () => {
     const limit = order('hl-int-1', { side: 'buy', type: 'limit', price: '29000', timeInForce: 'gtc' });
+    await freshBook();
     const preview = await (await call(gw, 'POST', '/api/v1/execute/preview', session, limit)).json();
     expect(preview).toMatchObject({ executable: true, quote: { marketId: 'BTC-PERP', price: '29000', notionalUsd: '290.00' } });
     const approval = await (await call(gw, 'POST', '/api/v1/execute/approvals', session, limit)).json();
@@ -77,6 +102,7 @@ describe('the gateway routes orders to Hyperliquid', () => {
     const decided = await call(gw, 'PATCH', `/api/service/ai/approvals/${approval.approvalId}`, session, { decision: 'approve', ...signed });
     expect(decided.status).toBe(200);
 
+    await freshBook();
     const res = await call(gw, 'POST', '/api/v1/execute', session, { ...limit, approvalId: approval.approvalId });
     const execution = await res.json();
     expect(res.status, JSON.stringify(execution)).toBe(200);
@@ -109,8 +135,10 @@ describe('the gateway routes orders to Hyperliquid', () => {
     const activated = await call(gw, 'POST', '/api/v1/agent-sessions', session, btcPerpSession({ protocols: ['hyperliquid'] }));
     expect(activated.status, await activated.clone().text()).toBe(200);
     const market = order('hl-agent-1', { side: 'buy', type: 'market' });
+    await freshBook();
     const preview = await (await call(gw, 'POST', '/api/v1/execute/preview', keys.full, market)).json();
     expect(preview.executable, JSON.stringify(preview.gates)).toBe(true);
+    await freshBook();
     const res = await call(gw, 'POST', '/api/v1/execute', keys.full, market);
     const execution = await res.json();
     expect(res.status, JSON.stringify(execution)).toBe(200);
