@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { Decimal } from '../src/domain/decimal.js';
 import { ROUTED_UNSEEN_MS } from '../src/execution/execution-reconciler.js';
 import type { ExecutionVenue } from '../src/execution/venues/execution-venue.js';
 import { btcPerpSession, call, perpOrder, SESSION_TIME } from './support/execution.js';
@@ -94,11 +95,18 @@ describe('an order that rests at its venue', () => {
   it('is cancelled by DELETE, the rest given back; a second cancel is a 409 naming why', async () => {
     const { body } = await execute(limit('rest-2'));
     expect(body.state).toBe('open');
+    const { agentSessions, executions } = gw.app.stores.execution;
+    const stored = (await executions.get(body.executionId))!;
+    const spentBefore = new Decimal(await agentSessions.spent(stored.agentSessionId!, stored.spend!.periodStart));
     venue.fillOrder(body.order.clientOrderId, '0.03');
     await waitFor(async () => (await read(body.executionId)).state === 'partially_filled');
     const cancelled = await call(gw, 'DELETE', `/api/v1/execute/executions/${body.executionId}`, keys.full);
     expect(cancelled.status).toBe(200);
-    expect(await cancelled.json()).toMatchObject({ state: 'cancelled', order: { resting: false }, fill: { filledAmount: '0.03' } });
+    const answer = await cancelled.json();
+    expect(answer).toMatchObject({ state: 'cancelled', order: { resting: false }, fill: { filledAmount: '0.03' } });
+    // The session keeps counting what filled before the cancel; only the unfilled rest is given back.
+    const spentAfter = new Decimal(await agentSessions.spent(stored.agentSessionId!, stored.spend!.periodStart));
+    expect(spentAfter.minus(spentBefore).plus(new Decimal(stored.spend!.amount)).toString()).toBe(new Decimal(answer.fill.notional).toString());
     const again = await call(gw, 'DELETE', `/api/v1/execute/executions/${body.executionId}`, keys.full);
     expect(again.status).toBe(409);
     expect(await again.json()).toMatchObject({ code: 'execution_not_open' });

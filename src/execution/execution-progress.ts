@@ -41,7 +41,9 @@ export async function advance(deps: ExecutionDeps, execution: Execution, state: 
 /** What the agent session's period keeps counting for an execution in this state: the filled notional, else nothing. */
 export async function settleSpend(deps: ExecutionDeps, execution: Execution): Promise<void> {
   if (!execution.agentSessionId || !execution.spend) return;
-  const amount = execution.fill && (execution.state === 'filled' || execution.state === 'partially_filled') ? execution.fill.notional : '0';
+  // A cancelled order may have filled in part before the cancel: what filled is spent.
+  const spent = execution.state === 'filled' || execution.state === 'partially_filled' || execution.state === 'cancelled';
+  const amount = execution.fill && spent ? execution.fill.notional : '0';
   await deps.agentSessions.settleSpend(execution.agentSessionId, execution.spend.periodStart, execution.id, amount);
 }
 

@@ -7,7 +7,7 @@ import { advance, auditExecution, OUTCOME_UNKNOWN, parseVenueOrder, settleSpend,
 import type { ExecutionInstruction } from './instruction.js';
 import type { ExecutionTarget } from './target.js';
 import type { Quote, VenueContext } from './venues/execution-venue.js';
-import { isRoutedVenue, VenueRefusal, type RoutedOrder, type RoutedVenue } from './venues/routed-venue.js';
+import { isRoutedVenue, slippageBound, VenueRefusal, type RoutedOrder, type RoutedVenue } from './venues/routed-venue.js';
 import { applyVenueOrder, executionStateOf, withOrderLock } from './routed-orders.js';
 import { venueRefused } from '../errors/venue-refusals.js';
 
@@ -95,9 +95,6 @@ function settled({ result, raw }: { result: Awaited<ReturnType<ExecutionDeps['le
   throw new Error('a booking without ledger changes cannot be short');
 }
 
-/** The default slippage bound of a market order at a venue without market orders (0.5 %). */
-const DEFAULT_SLIPPAGE_BPS = 50;
-
 /** The order a routed execution sends: what the preview priced, under the client order id of its referenceId. */
 function routedOrder(venue: RoutedVenue, s: Submission): RoutedOrder {
   const { execution: e, instruction, quote } = s;
@@ -105,10 +102,7 @@ function routedOrder(venue: RoutedVenue, s: Submission): RoutedOrder {
   const type = instruction.metadata?.type ?? 'market';
   const side = (quote.side ?? instruction.metadata?.side ?? 'buy') as 'buy' | 'sell';
   let price: string | null = type === 'limit' ? (instruction.metadata?.price ?? null) : null;
-  if (type === 'market' && quote.price !== null) {
-    const bound = new Decimal(instruction.metadata?.slippageBps ?? DEFAULT_SLIPPAGE_BPS).div(10_000);
-    price = new Decimal(quote.price).times(side === 'buy' ? bound.plus(1) : new Decimal(1).minus(bound)).toString();
-  }
+  if (type === 'market' && quote.price !== null) price = slippageBound(quote.price, side, instruction.metadata?.slippageBps);
   return {
     clientOrderId: venue.clientOrderIdFor(e.accountId, e.referenceId),
     accountId: e.accountId,

@@ -1,9 +1,22 @@
+import { Decimal } from '../../domain/decimal.js';
 import type { MarketDefinition } from '../../domain/market.js';
 import type { ExecutionInstruction } from '../instruction.js';
 import type { ExecutionVenue, Quote } from './execution-venue.js';
 
 /** How long an order rests: good till cancelled, post-only (add liquidity only), or immediate-or-cancel. */
 export type TimeInForce = 'gtc' | 'alo' | 'ioc';
+
+/** The default slippage bound of a market order at a venue without market orders (0.5 %). */
+const DEFAULT_SLIPPAGE_BPS = 50;
+
+/**
+ * The worst price a market order accepts at a venue without market orders (sent as an
+ * immediate-or-cancel limit): `price` moved against the order by the slippage bound.
+ */
+export function slippageBound(price: string, side: 'buy' | 'sell', slippageBps = DEFAULT_SLIPPAGE_BPS): string {
+  const bound = new Decimal(slippageBps).div(10_000);
+  return new Decimal(price).times(side === 'buy' ? bound.plus(1) : new Decimal(1).minus(bound)).toString();
+}
 
 /** An order as the gateway routes it to a real venue: what the preview priced, under its client order id. */
 export interface RoutedOrder {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { VenueEnv } from '../venue-module.js';
 import { checkPollShare, parseVenueEnv, strayVariable, urlVariable } from '../venue-settings.js';
+import { hyperliquidOrderSettings, type HyperliquidOrderSettings } from './hyperliquid-order-settings.js';
 import { pollWeightPerMinute } from './hyperliquid-weights.js';
 
 /** The venue's published limit: request weight per minute per IP address. */
@@ -41,6 +42,8 @@ export interface HyperliquidSettings {
   pollMs: number;
   timeoutMs: number;
   coins: ReadonlySet<string> | undefined;
+  /** Orders routed to the venue (an API wallet's key is set), else undefined: orders stay paper. */
+  orders: HyperliquidOrderSettings | undefined;
 }
 
 /** Hyperliquid's variables; undefined when HYPERLIQUID_NETWORK is unset (the perpetuals stay simulated). */
@@ -63,5 +66,6 @@ export function hyperliquidSettings(source: VenueEnv): HyperliquidSettings | und
     pollMs: e.HYPERLIQUID_POLL_MS,
     timeoutMs: e.HYPERLIQUID_TIMEOUT_MS,
     coins: e.HYPERLIQUID_COINS ? new Set(e.HYPERLIQUID_COINS.split(',')) : undefined,
+    orders: hyperliquidOrderSettings(source, e.HYPERLIQUID_NETWORK),
   };
 }

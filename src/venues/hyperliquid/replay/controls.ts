@@ -1,3 +1,5 @@
+import { createExchangeControls, type ExchangeControls } from './exchange-controls.js';
+import type { FakeExchange } from './exchange.js';
 import type { FaultFilter, FaultQueue } from './faults.js';
 import type { HttpState } from './http.js';
 import type { ReceivedMessage, ReplayStreams, StreamSubscription } from './streams.js';
@@ -5,8 +7,8 @@ import type { MinuteTotals, RecordedRequest, TrafficLog } from './traffic.js';
 import type { NewAsset, ReplayVenue } from './venue.js';
 import type { BookLevel, Candle, CandleInterval, FundingItem, PerpAssetCtx } from './wire.js';
 
-/** The test-side handle on a running fake: faults to inject, venue changes, pushes, observations. */
-export interface HyperliquidReplayControls {
+/** The test-side handle on a running fake: faults to inject, venue changes, pushes, observations, and the fake exchange's (exchange-controls.ts). */
+export interface HyperliquidReplayControls extends ExchangeControls {
   // ---- HTTP faults (each applies to the next `n` requests matching `filter`; queued in order) ----
   /** 429 `Too Many Requests` with `Retry-After: <retryAfterSeconds>`. */
   rateLimitNext(n: number, retryAfterSeconds?: number, filter?: FaultFilter): void;
@@ -90,9 +92,11 @@ export function createControls(
   faults: FaultQueue,
   traffic: TrafficLog,
   streams: ReplayStreams,
+  exchange?: FakeExchange,
 ): HyperliquidReplayControls {
   let tick = 0;
   return {
+    ...createExchangeControls(exchange, streams),
     rateLimitNext: (n, retryAfterSeconds = 1, filter) => faults.add({ kind: 'rateLimit', retryAfterSeconds }, n, filter),
     serverErrorNext: (n, options = {}, filter) =>
       faults.add({ kind: 'serverError', status: options.status ?? 500, body: options.body ?? 'Internal Server Error' }, n, filter),

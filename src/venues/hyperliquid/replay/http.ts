@@ -1,16 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FaultQueue, HttpFault } from './faults.js';
-import { answerInfo } from './info.js';
+import { answerInfo, type UserInfo } from './info.js';
 import type { FaultKind, RecordedRequest, TrafficLog } from './traffic.js';
 import type { ReplayVenue } from './venue.js';
 import { exchangeWeight, infoBaseWeight, infoWeight } from './weights.js';
 import { readRequestBody } from '../../../replay/http-body.js';
 
-/** What an /exchange handler answers (the fake has none yet: see `exchange` in the start options). */
+/** What an /exchange handler answers (the fake exchange's, or the `exchange` start option's). */
 export interface ExchangeAnswer {
   status: number;
   contentType?: string;
   body: string;
+  /** Leave the request unanswered (the connection stays open until the client gives up or the fake closes). */
+  hang?: boolean;
 }
 
 /** Handles one POST /exchange body (parsed JSON, or undefined when not JSON; `raw` as received). */
@@ -23,6 +25,8 @@ export interface HttpState {
   /** Answer 429 once the last minute's weight would pass this (null: never). */
   weightLimit: number | null;
   exchange: ExchangeHandler | undefined;
+  /** The account info types, when the fake exchange runs. */
+  userInfo: UserInfo | undefined;
   /** Responses held open by a `hang` fault, ended when the fake closes. */
   hung: Set<ServerResponse>;
 }
@@ -112,7 +116,7 @@ async function handle(state: HttpState, req: IncomingMessage, res: ServerRespons
   }
 
   if (path === '/info') {
-    const answer = answerInfo(state.venue, rawBody);
+    const answer = answerInfo(state.venue, rawBody, state.userInfo);
     send(res, answer.status, answer.contentType, answer.body);
     return finish(answer.status, undefined, answer.status === 200 ? infoWeight(answer.type ?? '', answer.items) : baseWeight, answer.items);
   }
@@ -122,8 +126,18 @@ async function handle(state: HttpState, req: IncomingMessage, res: ServerRespons
     return finish(501);
   }
   const answer = await state.exchange(body, rawBody);
+  if (answer.hang) {
+    hold(state, res);
+    return finish(undefined, 'hang', baseWeight);
+  }
   send(res, answer.status, answer.contentType ?? 'application/json', answer.body);
   return finish(answer.status, undefined, baseWeight);
+}
+
+/** Keeps a response open (a hang), ended when the fake closes. */
+function hold(state: HttpState, res: ServerResponse): void {
+  state.hung.add(res);
+  res.on('close', () => state.hung.delete(res));
 }
 
 function answerFault(
@@ -142,13 +156,14 @@ function answerFault(
       send(res, fault.status, TEXT, fault.body);
       return finish(fault.status, 'serverError');
     case 'hang':
-      state.hung.add(res);
-      res.on('close', () => state.hung.delete(res));
+      hold(state, res);
       return finish(undefined, 'hang');
     case 'malformedJson': {
       // The real answer, cut halfway: a body that stops mid-value.
       const full =
-        path === '/info' ? answerInfo(state.venue, rawBody).body : '{"status":"ok","response":{"type":"order","data":{"statuses":[{"resting":{"oid":1}}]}}}';
+        path === '/info'
+          ? answerInfo(state.venue, rawBody, state.userInfo).body
+          : '{"status":"ok","response":{"type":"order","data":{"statuses":[{"resting":{"oid":1}}]}}}';
       send(res, 200, 'application/json', full.slice(0, Math.max(1, Math.floor(full.length / 2))));
       return finish(200, 'malformedJson');
     }

@@ -1,5 +1,12 @@
+import { USER_INFO_TYPES } from './exchange-info.js';
 import type { ReplayVenue } from './venue.js';
 import { CANDLE_INTERVALS, isCandleInterval } from './wire.js';
+
+/**
+ * Answers an account's info request (orderStatus, userFills, …) when the fake exchange runs;
+ * undefined when the body's `user` is not an address.
+ */
+export type UserInfo = (type: string, body: Record<string, unknown>) => unknown;
 
 /**
  * POST /info: the body's `type` picks the answer. Answers follow the venue: JSON with status 200;
@@ -185,7 +192,12 @@ function pick(raw: string, body: Body, field: string, allowed: readonly number[]
   return value;
 }
 
-function answer(venue: ReplayVenue, raw: string, body: Body, type: string): InfoAnswer {
+function answer(venue: ReplayVenue, raw: string, body: Body, type: string, userInfo: UserInfo | undefined): InfoAnswer {
+  if (userInfo && (USER_INFO_TYPES as readonly string[]).includes(type)) {
+    const data = userInfo(type, body);
+    if (data === undefined) throw deserialize(raw, body.user === undefined ? 'missing field `user`' : 'invalid value: expected an address', body.user);
+    return json(data, type);
+  }
   switch (type) {
     case 'meta':
       return dexOf(raw, body) ? unknownDex(type) : json(venue.meta(), type);
@@ -250,8 +262,8 @@ function answer(venue: ReplayVenue, raw: string, body: Body, type: string): Info
 
 const ALL_TYPES = [...IMPLEMENTED_INFO_TYPES, ...OTHER_VENUE_INFO_TYPES];
 
-/** Answers one POST /info body (`raw`, as received). */
-export function answerInfo(venue: ReplayVenue, raw: string): InfoAnswer {
+/** Answers one POST /info body (`raw`, as received); the account types through `userInfo` when the fake exchange runs. */
+export function answerInfo(venue: ReplayVenue, raw: string, userInfo?: UserInfo): InfoAnswer {
   let body: unknown;
   try {
     body = JSON.parse(raw);
@@ -276,7 +288,7 @@ export function answerInfo(venue: ReplayVenue, raw: string): InfoAnswer {
     if (!ALL_TYPES.includes(type)) {
       throw deserialize(raw, `unknown variant \`${type}\`, expected one of ${ALL_TYPES.map((t) => `\`${t}\``).join(', ')}`, type);
     }
-    return answer(venue, raw, record, type);
+    return answer(venue, raw, record, type, userInfo);
   } catch (error) {
     if (!(error instanceof Rejection)) throw error;
     const type = typeof body === 'object' && body !== null && typeof (body as Body).type === 'string' ? ((body as Body).type as string) : undefined;

@@ -1,6 +1,8 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createControls, type HyperliquidReplayControls } from './controls.js';
+import { answerUserInfo, openOrder } from './exchange-info.js';
+import { FakeExchange, type FakeTradingOptions } from './exchange.js';
 import { FaultQueue } from './faults.js';
 import { createHttpHandler, type ExchangeHandler, type HttpState } from './http.js';
 import { defaultRecordingsDir, loadRecordedData } from './recorded.js';
@@ -21,8 +23,13 @@ export interface HyperliquidReplayOptions {
   snapshotOnSubscribe?: boolean;
   /** List the recorded spot mids (`@107`, `PURR/USDC`, ...) in allMids, as the venue does (default true). */
   includeSpotMids?: boolean;
-  /** Answers POST /exchange (default: 501, not implemented). */
+  /** Answers POST /exchange with a handler of the test's own (default: 501, not implemented; `trading` runs the fake exchange instead). */
   exchange?: ExchangeHandler;
+  /**
+   * Runs the fake exchange (exchange.ts): signed order, cancel and cancelByCloid actions of these
+   * accounts and their agents, the account info types and the orderUpdates and userFills streams.
+   */
+  trading?: FakeTradingOptions;
 }
 
 export interface HyperliquidReplay {
@@ -42,11 +49,33 @@ export async function startHyperliquidReplay(options: HyperliquidReplayOptions =
   const faults = new FaultQueue();
   const traffic = new TrafficLog();
   const hung = new Set<ServerResponse>();
-  const http: HttpState = { venue, faults, traffic, weightLimit: null, exchange: options.exchange, hung };
   const streams = new ReplayStreams(venue, {
     idleTimeoutMs: options.idleTimeoutMs === undefined ? 60_000 : options.idleTimeoutMs,
     snapshotOnSubscribe: options.snapshotOnSubscribe ?? true,
   });
+  const trading = options.trading ? new FakeExchange(venue, options.trading) : undefined;
+  const http: HttpState = {
+    venue,
+    faults,
+    traffic,
+    weightLimit: null,
+    exchange: trading ? (body) => trading.handle(body) : options.exchange,
+    userInfo: trading ? (type, body) => answerUserInfo(trading.book, venue, type, body) : undefined,
+    hung,
+  };
+  if (trading) {
+    streams.userInfo = http.userInfo;
+    streams.userFillsSnapshot = (user) => (trading.book.account(user)?.fills ?? []).slice(-100);
+    trading.book.listener = {
+      orderUpdates: (user, orders) =>
+        void streams.pushUser(
+          'orderUpdates',
+          user,
+          orders.map((o) => ({ order: openOrder(o), status: o.status, statusTimestamp: o.statusTimestamp })),
+        ),
+      userFills: (user, fills) => void streams.pushUser('userFills', user, { user, fills }),
+    };
+  }
 
   const server = createServer(createHttpHandler(http));
   server.on('upgrade', (req, socket, head) => streams.handleUpgrade(req, socket, head));
@@ -60,7 +89,7 @@ export async function startHyperliquidReplay(options: HyperliquidReplayOptions =
   return {
     httpUrl: `http://127.0.0.1:${port}`,
     wsUrl: `ws://127.0.0.1:${port}/ws`,
-    controls: createControls(venue, http, faults, traffic, streams),
+    controls: createControls(venue, http, faults, traffic, streams, trading),
     close: () => {
       closed ??= (async () => {
         for (const res of hung) res.destroy();

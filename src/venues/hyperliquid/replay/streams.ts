@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { answerInfo } from './info.js';
+import { answerInfo, type UserInfo } from './info.js';
 import type { ReplayVenue } from './venue.js';
 import { isCandleInterval, type BookLevel, type Candle, type CandleInterval, type PerpAssetCtx } from './wire.js';
 
@@ -20,17 +20,17 @@ import { isCandleInterval, type BookLevel, type Candle, type CandleInterval, typ
  * (src/transport/websocket/_postRequest.ts), followed by the subscription as JSON.
  */
 
-/** Subscription types the fake acknowledges; only the first four are ever pushed. */
-const PUSHED = ['allMids', 'l2Book', 'candle', 'activeAssetCtx'] as const;
+/** Subscription types the fake acknowledges; only these are ever pushed (the user ones by the fake exchange). */
+const PUSHED = ['allMids', 'l2Book', 'candle', 'activeAssetCtx', 'orderUpdates', 'userFills'] as const;
+/** User-scoped subscriptions: they name the account (`user`). */
+const USER_SCOPED = ['orderUpdates', 'userFills'];
 const ACKED_ONLY = [
   'trades',
   'bbo',
   'notification',
   'webData2',
   'webData3',
-  'orderUpdates',
   'userEvents',
-  'userFills',
   'userFundings',
   'userNonFundingLedgerUpdates',
   'activeAssetData',
@@ -70,6 +70,8 @@ interface Subscription {
   nSigFigs: number | null;
   mantissa: number | null;
   dex: string;
+  /** The account of a user-scoped subscription (lower-case). */
+  user: string | undefined;
 }
 
 interface Connection {
@@ -99,8 +101,9 @@ function normalize(raw: Record<string, unknown>): Subscription | string {
   const mantissa = typeof raw.mantissa === 'number' ? raw.mantissa : null;
   const dex = typeof raw.dex === 'string' ? raw.dex : '';
   const user = typeof raw.user === 'string' ? raw.user.toLowerCase() : undefined;
+  if (USER_SCOPED.includes(type) && (user === undefined || !/^0x[0-9a-f]{40}$/.test(user))) return 'invalid';
   const key = JSON.stringify([type, coin ?? null, interval ?? null, nSigFigs, mantissa, dex, user ?? null]);
-  return { key, raw, type, coin, interval, nSigFigs, mantissa, dex };
+  return { key, raw, type, coin, interval, nSigFigs, mantissa, dex, user };
 }
 
 /** A text frame header (server frames are not masked). */
@@ -122,6 +125,10 @@ export class ReplayStreams {
   private refuse = 0;
   private cut = false;
   private sent = 0;
+  /** The fills a userFills subscription gets as its snapshot (set when the fake exchange runs). */
+  userFillsSnapshot: ((user: string) => unknown[]) | undefined;
+  /** The account info types of post requests (set when the fake exchange runs). */
+  userInfo: UserInfo | undefined;
 
   constructor(
     private readonly venue: ReplayVenue,
@@ -282,7 +289,7 @@ export class ReplayStreams {
     if (r.type !== 'info') {
       return this.send(conn, { channel: 'post', data: { id, response: { type: 'error', payload: 'replay fake: only info post requests are implemented' } } });
     }
-    const answer = answerInfo(this.venue, JSON.stringify(r.payload ?? null));
+    const answer = answerInfo(this.venue, JSON.stringify(r.payload ?? null), this.userInfo);
     if (answer.status !== 200) return this.send(conn, { channel: 'post', data: { id, response: { type: 'error', payload: answer.body } } });
     this.send(conn, { channel: 'post', data: { id, response: { type: 'info', payload: { type: answer.type, data: JSON.parse(answer.body) } } } });
   }
@@ -299,6 +306,11 @@ export class ReplayStreams {
         return asset && sub.interval ? { channel: 'candle', data: this.venue.currentCandle(asset, sub.interval) } : undefined;
       case 'activeAssetCtx':
         return asset ? { channel: 'activeAssetCtx', data: { coin: asset.name, ctx: this.venue.ctx(asset) } } : undefined;
+      case 'userFills':
+        // The venue's snapshot on subscribe: the account's recent fills, flagged as such.
+        return sub.user && this.userFillsSnapshot
+          ? { channel: 'userFills', data: { user: sub.user, fills: this.userFillsSnapshot(sub.user), isSnapshot: true } }
+          : undefined;
       default:
         return undefined;
     }
@@ -360,6 +372,22 @@ export class ReplayStreams {
       (s) => s.type === 'candle' && s.coin === coin && s.interval === interval,
       () => ({ channel: 'candle', data }),
     );
+  }
+
+  /** Pushes `data` on a user-scoped channel (orderUpdates, userFills) to every subscription of `user`. */
+  pushUser(channel: 'orderUpdates' | 'userFills', user: string, data: unknown): number {
+    const who = user.toLowerCase();
+    return this.push(
+      (s) => s.type === channel && s.user === who,
+      () => ({ channel, data }),
+    );
+  }
+
+  /** Tears down every connection holding a user-scoped subscription (the client sees 1006); returns how many. */
+  dropUserStreams(): number {
+    const conns = [...this.conns.values()].filter((c) => [...c.subs.values()].some((s) => s.user !== undefined));
+    for (const conn of conns) conn.ws.terminate();
+    return conns.length;
   }
 
   pushActiveAssetCtx(coin: string, ctx?: PerpAssetCtx): number {
