@@ -28,7 +28,8 @@ const QuoteRef = builder.objectRef<Quote>('Quote').implement({
       resolve: (q) => q.expectedFill?.filledAmount ?? q.amount,
     }),
     expectedFillState: t.string({
-      description: 'filled, partially_filled or rejected (an immediate-or-cancel limit that would be cancelled).',
+      description:
+        'filled, partially_filled, open (a limit that rests in full at a real venue: it fills nothing now) or rejected (an immediate-or-cancel limit that would be cancelled, a post-only limit that would cross).',
       resolve: (q) => q.expectedFill?.state ?? 'filled',
     }),
     balanceChanges: t.field({

@@ -1499,7 +1499,7 @@ export interface components {
             minAmountOut: string | null;
             /** @description What the venue's fill would take now (same simulation as the submission); a limit that does not cross fills 0. */
             expectedFilledAmount: string;
-            /** @description filled, partially_filled or rejected (an immediate-or-cancel limit that would be cancelled). */
+            /** @description filled, partially_filled, open (a limit that rests in full at a real venue: it fills nothing now) or rejected (an immediate-or-cancel limit that would be cancelled, a post-only limit that would cross). */
             expectedFillState: string;
             /** @description Signed ledger changes on a full fill. */
             balanceChanges: components["schemas"]["TokenAmount"][];
@@ -2125,7 +2125,7 @@ export interface operations {
                      *             "closed": true
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiaGlzdG9yeSIsInAiOnsibSI6IkJUQy1QRVJQIiwiciI6IjFoIiwidG8iOjE3OTUwMTAzOTk5OTl9fQ.hQZzxvlDatFSLEEx4tEtigxUSvLZYEvXlnbEsfOUt_o"
+                     *         "nextCursor": "eyJsIjoiaGlzdG9yeSIsInAiOnsibSI6IkJUQy1QRVJQIiwiciI6IjFoIiwidG8iOjE3OTUwMTAzOTk5OTl9fQ.Q94VoU7LtBNEOq6mGihk2oOYeB7lomO02PaS_eFi3EM"
                      *       }
                      *     }
                      */
@@ -2149,7 +2149,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "fb2d4b08-bd60-4c78-9b1a-e06c297bc273",
+                     *       "requestId": "e765ae30-1e0f-4551-8fef-4c69f03960dc",
                      *       "retryable": false
                      *     }
                      */
@@ -2362,7 +2362,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_orderbook_not_available",
                      *       "message": "No public order book for 'USDC'.",
-                     *       "requestId": "a42fe8ce-224b-4472-8f64-9c15bc88819a",
+                     *       "requestId": "9bc9737f-014f-4d7a-9e8d-00a3529283b8",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets; only markets with hasOrderBook=true have one."
                      *     }
@@ -2539,7 +2539,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "public_protocol_not_found",
                      *       "message": "No public protocol 'nope'.",
-                     *       "requestId": "cb376784-a784-4b75-aad2-8f505b1fb273",
+                     *       "requestId": "8f611e3f-bd52-4631-b7c7-fadabb0f99d5",
                      *       "retryable": false,
                      *       "nextAction": "List public protocols with GET /api/v1/public/data/protocols.json."
                      *     }
@@ -3390,7 +3390,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "market_not_found",
                      *       "message": "No perpetual market for 'NOPE'.",
-                     *       "requestId": "1147baf2-67b1-4ceb-908a-15780afe0823",
+                     *       "requestId": "b9df67f1-4729-492c-a4ef-9f4694ae51b6",
                      *       "retryable": false,
                      *       "nextAction": "List markets with GET /api/v1/public/markets."
                      *     }
@@ -3622,7 +3622,7 @@ export interface operations {
                      *             "annualizedPct": "10.7398"
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiZnVuZGluZyIsInAiOnsibSI6IkJUQy1QRVJQIiwiYmVmb3JlIjoxNzk1MDEwNDAwMDAwfX0.MxkBVVk-PoJu3C7N4KfDSkShROqFYOr-vKAKDfAJxkc"
+                     *         "nextCursor": "eyJsIjoiZnVuZGluZyIsInAiOnsibSI6IkJUQy1QRVJQIiwiYmVmb3JlIjoxNzk1MDEwNDAwMDAwfX0.fh_gZlWhQDh5tvyOovtLyT1QchWBp7h5c9X9XPiQgkI"
                      *       }
                      *     }
                      */
@@ -3646,7 +3646,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "limit"
                      *       },
-                     *       "requestId": "d50a3daf-d1eb-4e25-aa7e-00a4f7a27411",
+                     *       "requestId": "fbe6f1c1-0b1a-4a15-83e5-eee3907c36ba",
                      *       "retryable": false
                      *     }
                      */
@@ -4058,7 +4058,7 @@ export interface operations {
                      *               }
                      *             ],
                      *             "positions": [],
-                     *             "asOf": "2026-11-27T08:05:08.733Z",
+                     *             "asOf": "2026-11-27T08:55:58.146Z",
                      *             "unavailable": null
                      *           }
                      *         ]
@@ -4100,7 +4100,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "missing"
                      *       },
-                     *       "requestId": "87ad5285-3131-4fe4-b3a0-51ec8b43853d",
+                     *       "requestId": "4610d9ba-5678-4e70-9911-2492c3b2edcb",
                      *       "retryable": false,
                      *       "nextAction": "Create a key with `npm run keys -- create` and send it as a Bearer token."
                      *     }
@@ -4210,7 +4210,7 @@ export interface operations {
                      *               }
                      *             ],
                      *             "positions": [],
-                     *             "asOf": "2026-11-27T08:05:08.733Z",
+                     *             "asOf": "2026-11-27T08:55:58.146Z",
                      *             "unavailable": null
                      *           }
                      *         ]
@@ -5059,7 +5059,7 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "ags_8bc502b7-7a29-400b-a7fb-3eb28b3982a4",
+                     *         "id": "ags_600307fe-d364-4f16-9a82-83e64baa59a2",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -5079,7 +5079,7 @@ export interface operations {
                      *         "active": true
                      *       },
                      *       {
-                     *         "id": "ags_476b6e15-06d9-4f10-aed8-44d0ee0e91a2",
+                     *         "id": "ags_51cf147c-0e67-4439-89e5-2efbc25d97da",
                      *         "apiKeyId": "k-full",
                      *         "protocols": [
                      *           "paper-perps"
@@ -5211,7 +5211,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_8bc502b7-7a29-400b-a7fb-3eb28b3982a4",
+                     *       "id": "ags_600307fe-d364-4f16-9a82-83e64baa59a2",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5266,7 +5266,7 @@ export interface operations {
                      *       "details": {
                      *         "reason": "wallet_session"
                      *       },
-                     *       "requestId": "53924e77-93e2-4ecd-be0a-4f6cb25e9c14",
+                     *       "requestId": "cfd3a934-b8a3-4c5c-96e4-018e92069728",
                      *       "retryable": false,
                      *       "nextAction": "POST /api/v1/auth/siwe/nonce, sign the EIP-4361 message, then POST /api/v1/auth/siwe/verify."
                      *     }
@@ -5381,7 +5381,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ags_476b6e15-06d9-4f10-aed8-44d0ee0e91a2",
+                     *       "id": "ags_51cf147c-0e67-4439-89e5-2efbc25d97da",
                      *       "apiKeyId": "k-full",
                      *       "protocols": [
                      *         "paper-perps"
@@ -5448,7 +5448,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "agent_session_not_found",
                      *       "message": "No agent session ags_nope for this account.",
-                     *       "requestId": "67b1ba76-1097-4923-ac11-c37f2c2aed8b",
+                     *       "requestId": "ea738776-f395-45d0-b4ec-50b712387400",
                      *       "retryable": false
                      *     }
                      */
@@ -5544,7 +5544,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "nonce": "eb9dbd93746502003083b5c4bf645c00641b8a8a90030f10",
+                     *       "nonce": "e421d61d827c98aa54cc48a85dfe6bd8b5ad9e666661d015",
                      *       "domain": "gateway.test",
                      *       "expiresAt": "2026-11-18T16:05:00.000Z"
                      *     }
@@ -5657,8 +5657,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 8f0528ac2231fef1f58e905b37eabb1775ecab43ab7131ac\nIssued At: 2026-11-18T16:00:00.000Z",
-                 *       "signature": "0x31ed64192597c5a7f25301465fc97df824b6fb8b44660fcef69dc7566515216266c10dd6a507f353026e640e0a3fc01bb71597887e2dab31467faea45238eaa01c"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: cf35ac1c89801ff72e743a291bdc92f039a91c4f1199e0c5\nIssued At: 2026-11-18T16:00:00.000Z",
+                 *       "signature": "0x36b699c295a50dca140be0557d08e36302ea5d7e528d40a521b96298754f84e420092fea5cb58fbacfef7cd564f7e7451fab835500c462d48f7756ab598125661b"
                  *     }
                  */
                 "application/json": components["schemas"]["SiweVerifyRequest"];
@@ -5678,7 +5678,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sessionToken": "tgws_U7WZtrcWUkS8cH5CinZcFNdEPM1G0bd4kaAWXN5V8Jg",
+                     *       "sessionToken": "tgws_CUlgZne7kem35l5TgKTrlL4IwE7pLvUlXhaXFpdCiSU",
                      *       "accountId": "acct-1",
                      *       "wallet": "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
                      *       "expiresAt": "2026-11-18T16:15:00.000Z"
@@ -5717,7 +5717,7 @@ export interface operations {
                      *       "code": "wallet_signature_invalid",
                      *       "message": "The nonce is unknown, expired or already used.",
                      *       "details": {},
-                     *       "requestId": "eb76153e-4aba-4370-82de-3db2f598b6cf",
+                     *       "requestId": "42818dc6-5d9f-40b8-b324-8fcffe5ee810",
                      *       "retryable": false,
                      *       "nextAction": "Get a new nonce from POST /api/v1/auth/siwe/nonce and sign a new message."
                      *     }
@@ -5951,7 +5951,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "previewId": "prv_77297136-521a-47ac-b8ef-313404a28325",
+                     *       "previewId": "prv_681c0969-3c40-4851-8222-05dd38766ad1",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6061,7 +6061,7 @@ export interface operations {
                      *         "gate": "idempotency",
                      *         "check": "preview_reference"
                      *       },
-                     *       "requestId": "396b742f-8e0a-4f23-ace1-3d78adf91b3e",
+                     *       "requestId": "8c8321c3-8ff3-427e-a02e-c534d0e6c69e",
                      *       "retryable": false,
                      *       "nextAction": "Use a new referenceId, or read the execution by referenceId before any retry."
                      *     }
@@ -6185,7 +6185,7 @@ export interface operations {
                      *       "data": {
                      *         "approvals": [
                      *           {
-                     *             "approvalId": "apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
+                     *             "approvalId": "apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05",
                      *             "state": "consumed",
                      *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *             "instruction": {
@@ -6206,19 +6206,19 @@ export interface operations {
                      *             "expiresAt": "2026-11-18T16:05:00.000Z",
                      *             "decidedAt": "2026-11-18T16:00:00.000Z",
                      *             "consumedAt": "2026-11-18T16:00:00.000Z",
-                     *             "executionId": "exe_648ce0b1-a3be-4515-9563-dc31a9729da3",
+                     *             "executionId": "exe_3afe6f56-51d2-4410-9edf-97155545bc29",
                      *             "approveRequest": {
-                     *               "statement": "Approve execution apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Approve execution apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
+                     *                 "urn:gateway:approval:apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
                      *             },
                      *             "rejectRequest": {
-                     *               "statement": "Reject execution apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *               "statement": "Reject execution apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *               "resources": [
-                     *                 "urn:gateway:approval:apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
+                     *                 "urn:gateway:approval:apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05",
                      *                 "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *               ],
                      *               "domain": "gateway.test"
@@ -6249,7 +6249,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "state"
                      *       },
-                     *       "requestId": "b7981f75-4a99-426d-a560-19b8cf70ddc8",
+                     *       "requestId": "19525921-8586-4226-9206-07825394cf86",
                      *       "retryable": false
                      *     }
                      */
@@ -6349,7 +6349,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
+                     *       "approvalId": "apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6372,17 +6372,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
+                     *           "urn:gateway:approval:apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
+                     *           "urn:gateway:approval:apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6526,7 +6526,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
+                     *       "approvalId": "apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05",
                      *       "state": "pending",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6549,17 +6549,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
+                     *           "urn:gateway:approval:apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
+                     *           "urn:gateway:approval:apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6613,7 +6613,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "approval_not_found",
                      *       "message": "No approval apr_nope for this account.",
-                     *       "requestId": "e2915d1d-91e9-4ec0-9cb4-26510542be13",
+                     *       "requestId": "a3ad86f0-85b6-4435-80d8-9027de5a2c23",
                      *       "retryable": false
                      *     }
                      */
@@ -6672,8 +6672,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "decision": "approve",
-                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: 789e96439df7d117448bbd275e7e7f7055039e2021556b16\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                 *       "signature": "0x4b9f694217ba062a3972889f27b132cbec7ec00b869a81ffd59188f2f4efbf9c6f56504c8688c91f3e184ee1cdecc26815385c1d42b4c6f0f1046cf8cff50c331c"
+                 *       "message": "gateway.test wants you to sign in with your Ethereum account:\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nApprove execution apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c\n\nURI: https://gateway.test\nVersion: 1\nChain ID: 1\nNonce: c0ca26658a8365763577b2d52e653afcbb36d59daed94a83\nIssued At: 2026-11-18T16:00:00.000Z\nResources:\n- urn:gateway:approval:apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05\n- urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                 *       "signature": "0xdea53ad7ef71e9d75dcec89fe2c41ca6165bd2867e0877cbfda18e819b25597e5aefd5fedfcc69ff1e1310976c7acdb2f58e39462f6347b514a1d9f06bde14851c"
                  *     }
                  */
                 "application/json": components["schemas"]["ApprovalDecision"];
@@ -6693,7 +6693,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "approvalId": "apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
+                     *       "approvalId": "apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05",
                      *       "state": "approved",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "instruction": {
@@ -6716,17 +6716,17 @@ export interface operations {
                      *       "consumedAt": null,
                      *       "executionId": null,
                      *       "approveRequest": {
-                     *         "statement": "Approve execution apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Approve execution apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
+                     *           "urn:gateway:approval:apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
                      *       },
                      *       "rejectRequest": {
-                     *         "statement": "Reject execution apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
+                     *         "statement": "Reject execution apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05 of instruction 88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *         "resources": [
-                     *           "urn:gateway:approval:apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
+                     *           "urn:gateway:approval:apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05",
                      *           "urn:gateway:instruction:88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c"
                      *         ],
                      *         "domain": "gateway.test"
@@ -6813,7 +6813,7 @@ export interface operations {
                      *       "details": {
                      *         "state": "approved"
                      *       },
-                     *       "requestId": "1bce94d0-52fb-47f4-8fc3-3d9eb09be4b4",
+                     *       "requestId": "fffe90a7-d845-4eac-8b6e-e9fd10490b6f",
                      *       "retryable": false,
                      *       "nextAction": "Create a new approval."
                      *     }
@@ -6932,14 +6932,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_648ce0b1-a3be-4515-9563-dc31a9729da3",
+                     *       "executionId": "exe_3afe6f56-51d2-4410-9edf-97155545bc29",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
+                     *       "approvalId": "apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -7020,7 +7020,7 @@ export interface operations {
                      *         "gate": "authority",
                      *         "check": "agent_session"
                      *       },
-                     *       "requestId": "3d56ed93-59e3-4760-933c-afe311ebb5ba",
+                     *       "requestId": "1db89b12-573d-415e-a3f9-16defa12f495",
                      *       "retryable": false,
                      *       "nextAction": "Interactive: create and approve an approval, then submit with its approvalId. API key: activate an agent session covering this order."
                      *     }
@@ -7049,7 +7049,7 @@ export interface operations {
                      *         "gate": "quote",
                      *         "check": "preview"
                      *       },
-                     *       "requestId": "d44f501b-0a0b-4ad1-ba76-66534149a643",
+                     *       "requestId": "db02dce0-c82c-467d-b5c3-a3d08fffde7d",
                      *       "retryable": true,
                      *       "nextAction": "Call POST /api/v1/execute/preview again with the same body, then resubmit."
                      *     }
@@ -7173,25 +7173,22 @@ export interface operations {
                      *       "data": {
                      *         "executions": [
                      *           {
-                     *             "executionId": "exe_648ce0b1-a3be-4515-9563-dc31a9729da3",
-                     *             "referenceId": "example-0001",
-                     *             "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
-                     *             "protocol": "paper-perps",
+                     *             "executionId": "exe_a14e1ecd-a02d-43a9-bbfc-e327d3a3394b",
+                     *             "referenceId": "example-0004",
+                     *             "instructionHash": "e7fcd4901945cfc0c0aafdab0dab3548e40877d13fe8dc7bb2bff27be6d448a9",
+                     *             "protocol": "paper-equities",
                      *             "action": "place_order",
-                     *             "state": "filled",
-                     *             "principalKind": "wallet_session",
-                     *             "approvalId": "apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
-                     *             "agentSessionId": null,
-                     *             "fill": {
-                     *               "price": "62740.4",
-                     *               "filledAmount": "0.01",
-                     *               "requestedAmount": "0.01",
-                     *               "notional": "627.40",
-                     *               "fee": "0.313702",
-                     *               "feeToken": "USDC"
+                     *             "state": "cancelled",
+                     *             "principalKind": "api_key",
+                     *             "approvalId": null,
+                     *             "agentSessionId": "ags_47c6a5b1-b4d2-47c0-bdb1-54767845696b",
+                     *             "fill": null,
+                     *             "order": {
+                     *               "clientOrderId": "0xed519203520c3d3644cde620b5b7f84a",
+                     *               "venueOrderId": "v-1",
+                     *               "resting": false
                      *             },
-                     *             "order": null,
-                     *             "reason": null,
+                     *             "reason": "cancelled by the client",
                      *             "nextAction": null,
                      *             "createdAt": "2026-11-18T16:00:00.000Z",
                      *             "updatedAt": "2026-11-18T16:00:00.000Z",
@@ -7210,7 +7207,7 @@ export interface operations {
                      *             "replayed": false
                      *           }
                      *         ],
-                     *         "nextCursor": "eyJsIjoiZXhlY3V0aW9ucyIsInAiOnsiYXQiOjE3OTUwMTc2MDAwMDAsImlkIjoiZXhlXzY0OGNlMGIxLWEzYmUtNDUxNS05NTYzLWRjMzFhOTcyOWRhMyJ9fQ.LIqBym9ozzJZBOVQeSaBdxKxRyCYsbhoLWPYVUNapGQ"
+                     *         "nextCursor": "eyJsIjoiZXhlY3V0aW9ucyIsInAiOnsiYXQiOjE3OTUwMTc2MDAwMDAsImlkIjoiZXhlX2ExNGUxZWNkLWEwMmQtNDNhOS1iYmZjLWUzMjdkM2EzMzk0YiJ9fQ.MBMayvV7KCOva6uJEWd3ike9IHnvqjYF1Hihtuibo-c"
                      *       }
                      *     }
                      */
@@ -7234,7 +7231,7 @@ export interface operations {
                      *       "details": {
                      *         "parameter": "cursor"
                      *       },
-                     *       "requestId": "d3499348-18e0-452a-b8a2-cbddc28a2574",
+                     *       "requestId": "1cc8f31f-9cae-44a3-afc6-336b8fc05884",
                      *       "retryable": false
                      *     }
                      */
@@ -7318,14 +7315,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_648ce0b1-a3be-4515-9563-dc31a9729da3",
+                     *       "executionId": "exe_3afe6f56-51d2-4410-9edf-97155545bc29",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
+                     *       "approvalId": "apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -7402,7 +7399,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "execution_not_found",
                      *       "message": "No execution exe_nope for this account.",
-                     *       "requestId": "58fd5a4c-81f7-4d11-8aef-350be2ef7884",
+                     *       "requestId": "fcd1b93b-9a61-4319-8525-d1431baa4973",
                      *       "retryable": false
                      *     }
                      */
@@ -7472,7 +7469,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_57e05b04-42a0-4b90-a9a2-f9ec2c76f732",
+                     *       "executionId": "exe_a14e1ecd-a02d-43a9-bbfc-e327d3a3394b",
                      *       "referenceId": "example-0004",
                      *       "instructionHash": "e7fcd4901945cfc0c0aafdab0dab3548e40877d13fe8dc7bb2bff27be6d448a9",
                      *       "protocol": "paper-equities",
@@ -7480,7 +7477,7 @@ export interface operations {
                      *       "state": "cancelled",
                      *       "principalKind": "api_key",
                      *       "approvalId": null,
-                     *       "agentSessionId": "ags_56e71a25-11a8-40ac-950c-791e94700f1b",
+                     *       "agentSessionId": "ags_47c6a5b1-b4d2-47c0-bdb1-54767845696b",
                      *       "fill": null,
                      *       "order": {
                      *         "clientOrderId": "0xed519203520c3d3644cde620b5b7f84a",
@@ -7568,7 +7565,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "execution_not_found",
                      *       "message": "No execution exe_nope for this account.",
-                     *       "requestId": "2537592f-9b6f-45c7-8aaf-86517e471319",
+                     *       "requestId": "113e5cb1-0a68-49ee-9e55-c2194305aa7d",
                      *       "retryable": false
                      *     }
                      */
@@ -7591,8 +7588,8 @@ export interface operations {
                      * @example {
                      *       "error": "Conflict",
                      *       "code": "execution_not_open",
-                     *       "message": "Execution exe_57e05b04-42a0-4b90-a9a2-f9ec2c76f732 has nothing resting at a venue to cancel (it is cancelled).",
-                     *       "requestId": "21b8d6c7-1c38-4da7-98ba-4e191c0b9a70",
+                     *       "message": "Execution exe_a14e1ecd-a02d-43a9-bbfc-e327d3a3394b has nothing resting at a venue to cancel (it is cancelled).",
+                     *       "requestId": "31afd579-26e5-4ffa-adbb-ab885571e0dc",
                      *       "retryable": false
                      *     }
                      */
@@ -7691,14 +7688,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "executionId": "exe_648ce0b1-a3be-4515-9563-dc31a9729da3",
+                     *       "executionId": "exe_3afe6f56-51d2-4410-9edf-97155545bc29",
                      *       "referenceId": "example-0001",
                      *       "instructionHash": "88ef26dd67f6b4081d1626f6823e397463be08bca5fc5e0b3952f551cd1e6c6c",
                      *       "protocol": "paper-perps",
                      *       "action": "place_order",
                      *       "state": "filled",
                      *       "principalKind": "wallet_session",
-                     *       "approvalId": "apr_5679d76e-1f44-4d3e-b25f-b4f45305fd9d",
+                     *       "approvalId": "apr_e8f1f70b-af14-4770-b30a-f5d9c5a69d05",
                      *       "agentSessionId": null,
                      *       "fill": {
                      *         "price": "62740.4",
@@ -7886,7 +7883,7 @@ export interface operations {
                      *       "error": "Not Found",
                      *       "code": "api_key_not_found",
                      *       "message": "No key k-nope for this account.",
-                     *       "requestId": "4e27d0e8-4d14-43d0-a135-9e5b5f7e06f7",
+                     *       "requestId": "345ae1e7-d5a9-49db-8ce9-698889c634b6",
                      *       "retryable": false
                      *     }
                      */
@@ -7995,19 +7992,19 @@ export interface operations {
                      *           "type": "execution",
                      *           "referenceId": "example-0004",
                      *           "details": {
-                     *             "executionId": "exe_57e05b04-42a0-4b90-a9a2-f9ec2c76f732",
+                     *             "executionId": "exe_a14e1ecd-a02d-43a9-bbfc-e327d3a3394b",
                      *             "state": "open",
                      *             "instructionHash": "e7fcd4901945cfc0c0aafdab0dab3548e40877d13fe8dc7bb2bff27be6d448a9",
                      *             "approvalId": null,
-                     *             "agentSessionId": "ags_56e71a25-11a8-40ac-950c-791e94700f1b",
+                     *             "agentSessionId": "ags_47c6a5b1-b4d2-47c0-bdb1-54767845696b",
                      *             "fill": null,
                      *             "venue": "paper-equities",
                      *             "clientOrderId": "0xed519203520c3d3644cde620b5b7f84a",
                      *             "venueOrderId": "v-1",
                      *             "placed": true
                      *           },
-                     *           "prevHash": "9b19be0958fd2b7b495b8176a7172b42c11db8e0a170f97e6815e5cbd0e1ede8",
-                     *           "hash": "3f1298f3e86d2449f840ad51a78769f2359450728b331d6412c487342cde27a8"
+                     *           "prevHash": "dbc663a1d9cbae58e1dc905087e5767790b57ac9b5f80692e20532c633d33aa6",
+                     *           "hash": "1fa63117adf2586647ba99ebaf9ff2e3787e168b35282245d99229b84103e878"
                      *         },
                      *         {
                      *           "seq": 14,
@@ -8016,17 +8013,17 @@ export interface operations {
                      *           "type": "execution_cancel",
                      *           "referenceId": "example-0004",
                      *           "details": {
-                     *             "executionId": "exe_57e05b04-42a0-4b90-a9a2-f9ec2c76f732",
+                     *             "executionId": "exe_a14e1ecd-a02d-43a9-bbfc-e327d3a3394b",
                      *             "clientOrderId": "0xed519203520c3d3644cde620b5b7f84a",
                      *             "principal": "key"
                      *           },
-                     *           "prevHash": "3f1298f3e86d2449f840ad51a78769f2359450728b331d6412c487342cde27a8",
-                     *           "hash": "98c445e69f93cf4a4665300af603ee9ebe941442dfefef8c6f122520c0158a0c"
+                     *           "prevHash": "1fa63117adf2586647ba99ebaf9ff2e3787e168b35282245d99229b84103e878",
+                     *           "hash": "65b571515dec99758ba3658ab2a01e8ded2f21e6b1364ae24b8af88986f3e6df"
                      *         }
                      *       ],
                      *       "chainValid": true,
                      *       "brokenAt": null,
-                     *       "nextCursor": "eyJsIjoiYXVkaXQiLCJwIjp7ImEiOiJhY2N0LTEiLCJiZWZvcmUiOjEzfX0.W14WOxcbf5iYaU3Talo5qbxSQq9Izd6mv93Hx26XCDA"
+                     *       "nextCursor": "eyJsIjoiYXVkaXQiLCJwIjp7ImEiOiJhY2N0LTEiLCJiZWZvcmUiOjEzfX0._CwvcKM-VMoWGvS27dQY7F6Jr_IJfTjgpvB2ww7I5S4"
                      *     }
                      */
                     "application/json": components["schemas"]["AuditLog"];

@@ -194,7 +194,7 @@ describe('orders at the venue', () => {
     const i = limit('rest-1', '29000');
     const quote = await venue.quote(i, await ctx());
     expect(quote).toMatchObject({ price: '29000', notionalUsd: '290.00', changes: {}, mayGoNegative: [], tradable: { ok: true }, insufficient: null });
-    expect(quote.expectedFill).toBeUndefined(); // it rests: executable
+    expect(quote.expectedFill).toMatchObject({ state: 'open', filledAmount: '0' }); // it rests in full: executable
     const state = await venue.place(routed(venue, i, quote));
     const cloid = venue.clientOrderIdFor(ACCOUNT, 'rest-1');
     expect(cloid).toMatch(/^0x[0-9a-f]{32}$/);

@@ -1238,7 +1238,7 @@ export type Quote = {
   amountOut: Maybe<Scalars['Decimal']['output']>;
   /** Signed ledger changes on a full fill. */
   balanceChanges: Array<TokenAmount>;
-  /** filled, partially_filled or rejected (an immediate-or-cancel limit that would be cancelled). */
+  /** filled, partially_filled, open (a limit that rests in full at a real venue: it fills nothing now) or rejected (an immediate-or-cancel limit that would be cancelled, a post-only limit that would cross). */
   expectedFillState: Scalars['String']['output'];
   /** What the venue's fill would take now (same simulation as the submission); a limit that does not cross fills 0. */
   expectedFilledAmount: Scalars['Decimal']['output'];

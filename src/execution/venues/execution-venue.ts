@@ -29,7 +29,12 @@ export interface Quote {
    * What the venue's fill would do now, by the same simulation the submission runs (a limit that
    * does not cross fills nothing); absent where an order fills in full or not at all.
    */
-  expectedFill?: { state: 'filled' | 'partially_filled' | 'rejected'; filledAmount: string; reason: string | null };
+  expectedFill?: {
+    /** `open`: a limit that does not cross rests in full at a real venue (fills nothing now). */
+    state: 'filled' | 'partially_filled' | 'open' | 'rejected';
+    filledAmount: string;
+    reason: string | null;
+  };
 }
 
 /** Result of submitting to the paper venue. */

@@ -137,3 +137,13 @@ export interface RoutedVenue extends ExecutionVenue {
 export function isRoutedVenue(venue: ExecutionVenue): venue is RoutedVenue {
   return (venue as Partial<RoutedVenue>).routed === true;
 }
+
+/**
+ * What a good-till-cancelled (or post-only) limit at a real venue does now, from the paper
+ * simulation of an immediate fill: what does not cross rests there (open), in full or in part.
+ */
+export function restingExpectation(now: Quote['expectedFill']): Quote['expectedFill'] {
+  if (!now || now.state === 'rejected') return { state: 'open', filledAmount: '0', reason: 'Rests at the venue until it fills or is cancelled.' };
+  if (now.state === 'partially_filled') return { ...now, reason: 'What does not fill now rests at the venue.' };
+  return now;
+}

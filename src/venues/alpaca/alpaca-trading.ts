@@ -7,6 +7,7 @@ import type { ExecutionInstruction } from '../../execution/instruction.js';
 import type { Quote, VenueContext, VenueFill } from '../../execution/venues/execution-venue.js';
 import { OrderBookVenue } from '../../execution/venues/order-book-venue.js';
 import {
+  restingExpectation,
   VenueOutcomeUnknown,
   VenueRefusal,
   type RoutedOrder,
@@ -120,6 +121,7 @@ export class AlpacaTrading implements RoutedVenue {
       mayGoNegative: [],
       insufficient: alpacaShortfall({ symbol: market.asset, side, amount, costUsd }, funds.account, funds.positions),
       ...(ioc && expectedFill ? { expectedFill } : {}),
+      ...(limit !== undefined && !ioc ? { expectedFill: restingExpectation(expectedFill) } : {}),
     };
   }
 

@@ -3,7 +3,7 @@ import type { MarketDefinition } from '../../domain/market.js';
 import { invalidField } from '../../errors/error-factories.js';
 import type { ExecutionInstruction } from '../../execution/instruction.js';
 import type { Quote } from '../../execution/venues/execution-venue.js';
-import { slippageBound, VenueRefusal, type RoutedOrder } from '../../execution/venues/routed-venue.js';
+import { restingExpectation, slippageBound, VenueRefusal, type RoutedOrder } from '../../execution/venues/routed-venue.js';
 import type { VenueAsset } from './hyperliquid-assets.js';
 import { priceProblem, roundedPrice, sizeProblem, valueProblem } from './hyperliquid-order-rules.js';
 
@@ -67,10 +67,9 @@ export function orderRules(i: ExecutionInstruction, paper: Quote, asset: VenueAs
     expectedFill =
       now && now.state !== 'rejected'
         ? { state: 'rejected', filledAmount: '0', reason: 'Post-only: the limit crosses the book now; Hyperliquid would refuse it.' }
-        : undefined;
-  } else if (tif === 'gtc') {
-    if (now?.state === 'rejected') expectedFill = undefined;
-    else if (now?.state === 'partially_filled') expectedFill = { ...now, reason: 'What does not fill now rests at the venue.' };
+        : restingExpectation(undefined);
+  } else if (tif === 'gtc' && limit !== undefined) {
+    expectedFill = restingExpectation(now);
   }
   const rests = limit !== undefined && tif !== 'ioc' && expectedFill?.state !== 'filled';
   const quotedPrice = rests ? limit.toString() : paper.price;
