@@ -23,21 +23,23 @@ export interface PublicTarget {
   encoding: '' | 'br' | 'gzip';
   /** Measured at every catalogue size, not only the first. */
   scaling: boolean;
+  /** The gateway's route template in fastify's syntax, for the peer (bench/peer-server.ts). */
+  route: string;
 }
 
 export const PUBLIC_TARGETS: readonly PublicTarget[] = [
-  { label: 'markets', path: `${P}/markets`, encoding: '', scaling: true },
-  { label: 'markets (br)', path: `${P}/markets`, encoding: 'br', scaling: true },
-  { label: 'markets (gzip)', path: `${P}/markets`, encoding: 'gzip', scaling: true },
-  { label: 'markets/BTC', path: `${P}/markets/BTC`, encoding: '', scaling: true },
-  { label: 'markets/BTC/history', path: `${P}/markets/BTC/history`, encoding: '', scaling: false },
-  { label: 'history 1h×24', path: `${P}/markets/BTC/history?resolution=1h&limit=24`, encoding: '', scaling: false },
-  { label: 'markets/BTC/orderbook', path: `${P}/markets/BTC/orderbook`, encoding: '', scaling: false },
-  { label: 'protocols/paper-perps', path: `${P}/protocols/paper-perps`, encoding: '', scaling: false },
-  { label: 'status', path: `${P}/status`, encoding: '', scaling: true },
-  { label: 'data/markets.json', path: `${P}/data/markets.json`, encoding: '', scaling: true },
-  { label: 'data/protocols.json', path: `${P}/data/protocols.json`, encoding: '', scaling: false },
-  { label: 'openapi.public.json', path: `${P}/openapi.public.json`, encoding: '', scaling: false },
+  { label: 'markets', path: `${P}/markets`, encoding: '', scaling: true, route: `${P}/markets` },
+  { label: 'markets (br)', path: `${P}/markets`, encoding: 'br', scaling: true, route: `${P}/markets` },
+  { label: 'markets (gzip)', path: `${P}/markets`, encoding: 'gzip', scaling: true, route: `${P}/markets` },
+  { label: 'markets/BTC', path: `${P}/markets/BTC`, encoding: '', scaling: true, route: `${P}/markets/:asset` },
+  { label: 'markets/BTC/history', path: `${P}/markets/BTC/history`, encoding: '', scaling: false, route: `${P}/markets/:asset/history` },
+  { label: 'history 1h×24', path: `${P}/markets/BTC/history?resolution=1h&limit=24`, encoding: '', scaling: false, route: `${P}/markets/:asset/history` },
+  { label: 'markets/BTC/orderbook', path: `${P}/markets/BTC/orderbook`, encoding: '', scaling: false, route: `${P}/markets/:asset/orderbook` },
+  { label: 'protocols/paper-perps', path: `${P}/protocols/paper-perps`, encoding: '', scaling: false, route: `${P}/protocols/:protocol` },
+  { label: 'status', path: `${P}/status`, encoding: '', scaling: true, route: `${P}/status` },
+  { label: 'data/markets.json', path: `${P}/data/markets.json`, encoding: '', scaling: true, route: `${P}/data/markets.json` },
+  { label: 'data/protocols.json', path: `${P}/data/protocols.json`, encoding: '', scaling: false, route: `${P}/data/protocols.json` },
+  { label: 'openapi.public.json', path: `${P}/openapi.public.json`, encoding: '', scaling: false, route: `${P}/openapi.public.json` },
 ];
 
 /** Medians of one server's runs on one target. */
@@ -81,9 +83,9 @@ export interface CatalogueSize {
 }
 
 /** Hop-by-hop and per-connection headers are the server's own business; every other header is copied. */
-const NOT_COPIED = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+export const NOT_COPIED = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
-function sideOf(runs: LoadRun[]): Side {
+export function sideOf(runs: LoadRun[]): Side {
   return {
     reqPerSec: median(runs.map((r) => r.reqPerSec)),
     p50: median(runs.map((r) => r.p50)),
@@ -95,7 +97,7 @@ function sideOf(runs: LoadRun[]): Side {
   };
 }
 
-const headersFor = (t: PublicTarget) => (t.encoding ? { 'accept-encoding': t.encoding } : undefined);
+export const headersFor = (t: PublicTarget) => (t.encoding ? { 'accept-encoding': t.encoding } : undefined);
 
 export async function measureSize(settings: Settings, gateway: GatewayProcess, requested: number, targets: readonly PublicTarget[]): Promise<PublicResult[]> {
   // The gateway's answers, fetched once as raw bytes, become the baseline's answers.

@@ -14,6 +14,7 @@ import { settings } from './lib/settings.js';
 import { fmt } from './lib/stats.js';
 import { growth, growthRows } from './growth.js';
 import { moneyPath, moneyRows } from './money-path.js';
+import { peerReads, peerRows } from './peer.js';
 import { profile, profileRows } from './profile.js';
 import { publicReads, publicRows } from './public-reads.js';
 import { subscriptionRows, subscriptions } from './subscriptions.js';
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
     () => publicReads(settings, command),
     (p) => publicRows(p.results, p.sizes),
   );
+  await part('peer', () => peerReads(settings, command), peerRows);
   const subs = await part('subs', () => subscriptions(settings, command), subscriptionRows);
   await part('money', () => moneyPath(settings, command), moneyRows);
   await part('profile', () => profile(settings, command, stamp), profileRows);

@@ -1,6 +1,7 @@
 import type { GatewayApp } from './app.js';
 import { DEMO_ACCOUNT } from './auth/key-issuer.js';
 import { loadConfig } from './config/gateway-config.js';
+import { logsWritten } from './config/logger.js';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown.js';
 import { listen } from './lifecycle/listen.js';
 import { checkStart } from './lifecycle/start-checks.js';
@@ -26,7 +27,8 @@ try {
   const server = app.createServer();
   await listen(server, config.port, config.host);
   logger.info({ port: config.port, host: config.host, mode: config.mode }, `gateway listening on http://${config.host}:${config.port}`);
-  installGracefulShutdown({ server, app, drainMs: config.shutdownDrainMs, logger, exit: (code) => process.exit(code) });
+  // Every line logged, the last access lines included, reaches stdout before the process ends.
+  installGracefulShutdown({ server, app, drainMs: config.shutdownDrainMs, logger, exit: (code) => void logsWritten(logger).then(() => process.exit(code)) });
   const { demoKey } = await app.start();
   if (demoKey) {
     // Shown once: only its hash is stored. Delete the data directory or use the keys CLI for another.

@@ -10,3 +10,9 @@ export interface BaselineEntry {
 }
 
 export const baselineKey = (url: string, acceptEncoding: string | undefined) => `${url}\u0000${acceptEncoding ?? ''}`;
+
+/** What bench/peer-server.ts serves: the same answers, under the gateway's route templates in fastify's syntax (`/api/v1/public/markets/:asset`). */
+export interface PeerInput {
+  routes: string[];
+  entries: BaselineEntry[];
+}

@@ -99,6 +99,12 @@ export interface GatewayOptions {
   /** The GET whose first 200 means started (default /api/v1/public/status), asked every `pollMs` (default 250). */
   readyPath?: string;
   pollMs?: number;
+  /**
+   * Where its stdout (the log) goes: a file descriptor (a file the bench opened, or /dev/null), not a
+   * pipe into the bench, which would read and buffer every line under load. Default: piped, the last
+   * lines kept for error messages.
+   */
+  stdout?: number;
 }
 
 /** Gateway variables the user set (GATEWAY_ACCESS_LOG=false, ...) reach the process too. */
@@ -123,7 +129,8 @@ export class GatewayProcess {
     readonly identity: BenchIdentity,
     private readonly dataDir: string,
   ) {
-    for (const stream of [proc.stdout!, proc.stderr!]) {
+    for (const stream of [proc.stdout, proc.stderr]) {
+      if (!stream) continue;
       stream.setEncoding('utf8');
       stream.on('data', (chunk: string) => {
         this.lines.push(...chunk.split('\n').filter(Boolean));
@@ -189,7 +196,7 @@ export class GatewayProcess {
       spawn('sh', ['-c', RAISE_FD_LIMIT, 'sh', ...withNodeFlags(options.command, options.nodeFlags ?? [])], {
         cwd: ROOT,
         env,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['ignore', options.stdout ?? 'pipe', 'pipe'],
       }),
     );
     const spawnedAt = Date.now();

@@ -3,6 +3,8 @@ import autocannon from 'autocannon';
 import { cpuMicros } from './proc.js';
 
 export interface LoadRun {
+  /** Responses completed in the run. */
+  requests: number;
   reqPerSec: number;
   p50: number;
   p99: number;
@@ -35,6 +37,7 @@ export async function loadRun(
   const client = process.cpuUsage(clientBefore);
   const cpu = cpuMicros(pid) - cpuBefore;
   return {
+    requests: result.requests.total,
     reqPerSec: result.requests.total / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,

@@ -2,7 +2,7 @@
  * Every knob of `npm run bench`, read once from the environment (or `--name=value` flags, which
  * win: `npm run bench -- --only=public --markets=10`). See bench/README.md.
  */
-export const PARTS = ['public', 'subs', 'money', 'profile', 'venues', 'routed'] as const;
+export const PARTS = ['public', 'peer', 'subs', 'money', 'profile', 'venues', 'routed'] as const;
 export type Part = (typeof PARTS)[number];
 
 const flags = new Map<string, string>(

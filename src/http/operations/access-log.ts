@@ -1,100 +1,140 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
+import type { ServerResponse } from 'node:http';
+import { pino, type Logger } from 'pino';
 import type { Exchange } from '../pipeline/exchange.js';
 
-/** What the server notes on a request before anything else sees it. */
-export interface EdgeTags {
+/** What the edge knows of a finished request: the request as the stages saw it, the method it was received with and its route template. */
+export interface AccessEntry {
+  exchange: Exchange;
   /** The method as received (a HEAD is served as its GET). */
   receivedMethod: string;
+  /** The request line's target as received (path and query). */
+  url: string;
   /** The route template, `/graphql`, an operations route, or `unmatched`. */
   route: string;
-  /** The request as the stages saw it, for the id and the key it authenticated with. */
-  exchange: Exchange;
 }
 
-export type TaggedRequest = IncomingMessage & { gatewayEdge?: EdgeTags };
+/** Told once per request, when its response closes (after it finished, or when the connection closed first), with its duration. */
+export type AccessLog = (entry: AccessEntry, res: ServerResponse, elapsedMs: number) => void;
 
 /**
- * One line per finished request (pino-http): request id, method, URL, route template, status and
- * duration (`request completed`; `request failed` at error level for a 5xx or a connection closed
- * before the answer ended, but for a probe's 503, which is its answer). Headers are never logged, so no API key, session token or signature
- * can appear. When the info level is off (LOG_LEVEL=warn) no per-request logger is built: only
- * failed requests are written, in the same shape, from the values the edge already has.
+ * One line per finished request: request id, method, URL, route template, status, duration
+ * (`responseTime`, ms), `keyId` / `walletSession` when it authenticated, remote address.
+ * `request completed` at info; `request failed` at error for a 5xx or a connection closed before
+ * the answer ended (`err.message` "request aborted"), but for a probe's 503, which is its answer.
+ * Headers are never logged, so no API key, session token or signature can appear. With the info
+ * level off (LOG_LEVEL=warn) only the failures are written.
+ *
+ * The line is the one pino would write for `logger.info({ requestId, req, res, responseTime }, msg)`
+ * (same fields, same order, the logger's level, time and bindings), built as one string and
+ * written to the logger's destination: no child logger, serializers or object walk per request.
+ * A logger that shapes its lines itself (formatters, mixin, redaction of the line's own fields,
+ * hooks, a message prefix, req/res serializers, a multistream) is given the object instead; the
+ * gateway's own redaction (credential fields of environments and settings) leaves the line alone.
  */
 export function accessLog(logger: Logger): AccessLog {
-  return logger.isLevelEnabled('info') ? { attach: pinoAccessLog(logger) } : { closed: failuresOnly(logger) };
+  const write = directWriter(logger) ?? objectWriter(logger);
+  return (entry, res, elapsedMs) => {
+    const aborted = !res.writableEnded;
+    const failed = (aborted || res.statusCode >= 500) && !probeAnswered(entry.route, res);
+    if (!logger.isLevelEnabled(failed ? 'error' : 'info')) return;
+    write(failed ? 50 : 30, entry, res.statusCode, Math.round(elapsedMs), aborted);
+  };
 }
 
-/** How the edge drives the access log: pino-http attached per request, or the failures-only line when the answer closes. */
-export interface AccessLog {
-  attach?: (req: IncomingMessage, res: ServerResponse) => void;
-  /** Told once, when the response closes (after it finished, or when the connection closed first). */
-  closed?: (req: IncomingMessage, res: ServerResponse, startedMs: number) => void;
-}
-
-function pinoAccessLog(logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
-  return pinoHttp({
-    logger,
-    customAttributeKeys: { reqId: 'requestId' },
-    quietReqLogger: true,
-    wrapSerializers: false,
-    serializers: {
-      req: (req: TaggedRequest) => requestFields(req),
-      res: (res: ServerResponse) => ({ statusCode: res.statusCode, ...principalOf((res.req as TaggedRequest | undefined)?.gatewayEdge?.exchange) }),
-    },
-    redact: ['req.headers', 'res.headers'],
-    // A connection closed before the answer ended is a failure on this path too (pino-http logs it without an error).
-    customLogLevel: (req, res, err) => (!err && probeAnswered(req, res) ? 'info' : err || res.statusCode >= 500 || !res.writableEnded ? 'error' : 'info'),
-    customSuccessMessage: (_req, res) => (res.writableEnded ? 'request completed' : 'request failed'),
-    customErrorMessage: (req, res, err) => (probeAnswered(req, res) && isStatusOnly(err) ? 'request completed' : 'request failed'),
-    // pino-http makes an Error (with its own stack) for any 5xx; a probe's 503 is its answer, not a failure.
-    customErrorObject: (req, res, err, line: Record<string, unknown>) => (probeAnswered(req, res) && isStatusOnly(err) ? { ...line, err: undefined } : line),
-  });
-}
+type Writer = (level: 30 | 50, entry: AccessEntry, status: number, ms: number, aborted: boolean) => void;
 
 /**
  * `/readyz` or `/healthz` answered in full: a 503 there means "starting" or "draining" (the
  * probe's answer, polled by orchestrators every few seconds), logged as a completed request.
  */
-function probeAnswered(req: IncomingMessage, res: ServerResponse): boolean {
-  const route = (req as TaggedRequest).gatewayEdge?.route;
+function probeAnswered(route: string, res: ServerResponse): boolean {
   return (route === '/readyz' || route === '/healthz') && res.writableEnded;
 }
 
-/** The Error pino-http makes from a status alone, as opposed to one thrown while answering. */
-const isStatusOnly = (err: Error) => err.message.startsWith('failed with status code ');
-
-function failuresOnly(logger: Logger): NonNullable<AccessLog['closed']> {
-  return (req, res, started) => {
-    const aborted = !res.writableEnded;
-    if (!(aborted || res.statusCode >= 500) || probeAnswered(req, res) || !logger.isLevelEnabled('error')) return;
-    const edge = (req as TaggedRequest).gatewayEdge;
-    const exchange = edge?.exchange;
-    const line = {
-      requestId: exchange?.requestId,
-      req: requestFields(req as TaggedRequest),
-      res: { statusCode: res.statusCode, ...principalOf(exchange) },
-      responseTime: Math.round(performance.now() - started),
-      ...(aborted ? { err: { message: 'request aborted' } } : {}),
-    };
-    logger.error(line, 'request failed');
-  };
-}
-
-function requestFields(req: TaggedRequest) {
-  return {
-    method: req.gatewayEdge?.receivedMethod ?? req.method,
-    url: req.url,
-    route: req.gatewayEdge?.route ?? 'unmatched',
-    remoteAddress: req.socket?.remoteAddress,
-  };
-}
+const message = (level: 30 | 50) => (level === 30 ? 'request completed' : 'request failed');
 
 /** Who the request authenticated as, by id only: `keyId` for an API key, `walletSession` (a digest prefix) for a wallet. */
-function principalOf(exchange: Exchange | undefined): Record<string, string> {
-  const auth = exchange?.auth?.current;
+function principalOf(exchange: Exchange): { keyId: string } | { walletSession: string } | undefined {
+  const auth = exchange.auth?.current;
   if (auth?.kind === 'key') return { keyId: auth.key.id };
   if (auth?.kind === 'wallet') return { walletSession: auth.sessionId };
-  return {};
+  return undefined;
+}
+
+function objectWriter(logger: Logger): Writer {
+  return (level, entry, status, ms, aborted) => {
+    const line = {
+      requestId: entry.exchange.requestId,
+      req: { method: entry.receivedMethod, url: entry.url, route: entry.route, remoteAddress: entry.exchange.remoteAddress },
+      res: { statusCode: status, ...principalOf(entry.exchange) },
+      responseTime: ms,
+      ...(aborted ? { err: { message: 'request aborted' } } : {}),
+    };
+    if (level === 30) logger.info(line, message(level));
+    else logger.error(line, message(level));
+  };
+}
+
+/** The top-level fields of an access line (with pino's own): a redaction path starting with one of them takes the object path. */
+const LINE_FIELDS = new Set(['requestId', 'req', 'res', 'responseTime', 'err', 'msg', 'level', 'time', 'pid', 'hostname', 'service']);
+
+/** The parts of a pino logger its own `write` uses, by pino's symbols. */
+interface PinoInternals {
+  stream: { write(line: string): unknown; [key: symbol]: unknown };
+  levelPrefix: Record<number, string>;
+  time: () => string;
+  end: string;
+}
+
+function internals(logger: Logger): PinoInternals | undefined {
+  const s = pino.symbols;
+  const l = logger as unknown as Record<symbol, unknown>;
+  const stream = l[s.streamSym] as PinoInternals['stream'] | undefined;
+  const formatters = l[s.formattersSym] as { log?: unknown } | undefined;
+  const serializers = (l[s.serializersSym] ?? {}) as Record<string, unknown>;
+  const plain =
+    typeof stream?.write === 'function' &&
+    stream[Symbol.for('pino.metadata')] !== true &&
+    !l[s.mixinSym] &&
+    !formatters?.log &&
+    !(l[s.hooksSym] as { streamWrite?: unknown } | undefined)?.streamWrite &&
+    l[s.messageKeySym] === 'msg' &&
+    !l[s.nestedKeySym] &&
+    !logger.msgPrefix &&
+    // Redaction (pino keys its stringifiers by a path's first field) may censor other fields, never the line's own.
+    Object.keys((l[s.stringifiersSym] ?? {}) as object).every((field) => !LINE_FIELDS.has(field)) &&
+    !serializers.req &&
+    !serializers.res;
+  if (!plain) return undefined;
+  return {
+    stream,
+    levelPrefix: l[s.lsCacheSym] as Record<number, string>,
+    time: l[s.timeSym] as () => string,
+    end: l[s.endSym] as string,
+  };
+}
+
+/** Whether the access line is written pre-shaped to this logger's destination (else given to pino as an object). */
+export function writesPreShaped(logger: Logger): boolean {
+  return internals(logger) !== undefined;
+}
+
+function directWriter(logger: Logger): Writer | undefined {
+  const pinoParts = internals(logger);
+  if (!pinoParts) return undefined;
+  const { stream, levelPrefix, time, end } = pinoParts;
+  const chindingsSym = pino.symbols.chindingsSym;
+  return (level, entry, status, ms, aborted) => {
+    const { exchange } = entry;
+    const principal = principalOf(exchange);
+    const address = exchange.remoteAddress;
+    stream.write(
+      `${levelPrefix[level]}${time()}${(logger as unknown as Record<symbol, string>)[chindingsSym]}` +
+        // The request id is [\w.-]{8,64} or a UUID (request-id.ts) and the method an HTTP token: no escaping needed.
+        `,"requestId":"${exchange.requestId}","req":{"method":"${entry.receivedMethod}","url":${JSON.stringify(entry.url)},"route":${JSON.stringify(entry.route)}` +
+        `${address === undefined ? '' : `,"remoteAddress":${JSON.stringify(address)}`}},"res":{"statusCode":${status}` +
+        `${principal === undefined ? '' : 'keyId' in principal ? `,"keyId":${JSON.stringify(principal.keyId)}` : `,"walletSession":${JSON.stringify(principal.walletSession)}`}}` +
+        `,"responseTime":${ms}${aborted ? ',"err":{"message":"request aborted"}' : ''},"msg":"${message(level)}"${end}`,
+    );
+  };
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Exchange } from '../pipeline/exchange.js';
-import { accessLog, type AccessLog, type TaggedRequest } from '../operations/access-log.js';
+import { accessLog, type AccessLog } from '../operations/access-log.js';
 import type { GatewayMetrics } from '../operations/gateway-metrics.js';
 import type { LifecycleState } from '../operations/readiness.js';
 
@@ -17,29 +17,28 @@ export interface RequestObserverOptions {
  * under its route's template, with the method it was received with (a HEAD is served as GET).
  */
 export class RequestObserver {
-  private readonly log: AccessLog;
+  private readonly log: AccessLog | undefined;
 
   constructor(private readonly options: RequestObserverOptions) {
-    this.log = options.logger ? accessLog(options.logger) : {};
+    this.log = options.logger ? accessLog(options.logger) : undefined;
   }
 
   observe(exchange: Exchange, receivedMethod: string): void {
     const { req, res } = exchange.node!;
     const template = exchange.route.template;
-    (req as TaggedRequest).gatewayEdge = { receivedMethod, route: template, exchange };
-    (req as { id?: unknown }).id = exchange.requestId;
     if (this.options.lifecycle.draining) res.setHeader('connection', 'close');
     const started = performance.now();
+    const url = req.url ?? '/';
     const { metrics } = this.options;
     const sse = exchange.route.serves === 'graphql' && (req.headers.accept ?? '').includes('text/event-stream');
     if (sse) metrics.sseOpened();
-    // One listener for the metrics and the failures-only access log ('close' comes once: no once() wrapper to remove).
-    const closed = this.log.closed;
+    // One listener for the metrics and the access log ('close' comes once: no once() wrapper to remove).
+    const log = this.log;
     res.on('close', () => {
       if (sse) metrics.sseClosed();
-      metrics.observe(receivedMethod, template, res.statusCode, (performance.now() - started) / 1000);
-      closed?.(req, res, started);
+      const elapsedMs = performance.now() - started;
+      metrics.observe(receivedMethod, template, res.statusCode, elapsedMs / 1000);
+      log?.({ exchange, receivedMethod, url, route: template }, res, elapsedMs);
     });
-    this.log.attach?.(req, res);
   }
 }
