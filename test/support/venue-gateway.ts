@@ -64,3 +64,22 @@ export function peakWeight(fake: { controls: { requests(): readonly { at: number
   }
   return peak;
 }
+
+/**
+ * The variables of a gateway whose perpetuals are Hyperliquid's testnet fake, with orders routed
+ * to `account` signed by its API wallet `agentKey`, for gateway account acct-1 (BTC only).
+ */
+export function hyperliquidOrderEnv(fake: { httpUrl: string; wsUrl: string }, account: string, agentKey: string): Record<string, string> {
+  return {
+    HYPERLIQUID_NETWORK: 'testnet',
+    HYPERLIQUID_API_URL: fake.httpUrl,
+    HYPERLIQUID_WS_URL: fake.wsUrl,
+    HYPERLIQUID_POLL_MS: '2000',
+    HYPERLIQUID_TIMEOUT_MS: '1500',
+    HYPERLIQUID_WEIGHT_PER_MINUTE: '1200',
+    HYPERLIQUID_COINS: 'BTC',
+    HYPERLIQUID_AGENT_KEY: agentKey,
+    HYPERLIQUID_ACCOUNT: account,
+    HYPERLIQUID_ORDERS_ACCOUNT: 'acct-1',
+  };
+}

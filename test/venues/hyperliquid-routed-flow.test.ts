@@ -9,7 +9,7 @@ import { startHyperliquidReplay, type HyperliquidReplay } from '../../src/venues
 import { btcPerpSession, call } from '../support/execution.js';
 import { writeBootstrap, type BootstrapKeys } from '../support/keys.js';
 import { deleteKeys, redisForSuites, TEST_REDIS_URL, uniquePrefix } from '../support/redis.js';
-import { eventually, startVenueGateway, type VenueGateway } from '../support/venue-gateway.js';
+import { eventually, hyperliquidOrderEnv, startVenueGateway, type VenueGateway } from '../support/venue-gateway.js';
 import { SIWE_DOMAIN, signedMessage, TEST_WALLET, walletSession } from '../support/wallet.js';
 
 /**
@@ -78,16 +78,7 @@ for (const [storeName, available, storeConfig] of STORES) {
         bootstrapPath: keys.path,
         siweDomain: SIWE_DOMAIN,
         venueEnv: {
-          HYPERLIQUID_NETWORK: 'testnet',
-          HYPERLIQUID_API_URL: fake.httpUrl,
-          HYPERLIQUID_WS_URL: fake.wsUrl,
-          HYPERLIQUID_POLL_MS: '2000',
-          HYPERLIQUID_TIMEOUT_MS: '1500',
-          HYPERLIQUID_WEIGHT_PER_MINUTE: '1200',
-          HYPERLIQUID_COINS: 'BTC',
-          HYPERLIQUID_AGENT_KEY: agentKey,
-          HYPERLIQUID_ACCOUNT: master.address,
-          HYPERLIQUID_ORDERS_ACCOUNT: 'acct-1',
+          ...hyperliquidOrderEnv(fake, master.address, agentKey),
         },
       });
       // The venue listed (its first poll may take a while on a busy machine), then its book streamed: what a preview prices on.

@@ -5,6 +5,7 @@ import { btcPerpSession, call } from '../support/execution.js';
 import { writeBootstrap, type BootstrapKeys } from '../support/keys.js';
 import { deleteKeys, redisForSuites, TEST_REDIS_URL, uniquePrefix } from '../support/redis.js';
 import { eventually, Replica } from '../support/replicas.js';
+import { hyperliquidOrderEnv } from '../support/venue-gateway.js';
 import { SIWE_DOMAIN, TEST_WALLET, walletSession } from '../support/wallet.js';
 
 /**
@@ -34,16 +35,7 @@ describe.skipIf(!available)('two replicas racing one referenceId to Hyperliquid'
       GATEWAY_SIWE_DOMAIN: SIWE_DOMAIN,
       RATE_LIMIT_PUBLIC_PER_MINUTE: '100000',
       RATE_LIMIT_KEY_PER_MINUTE: '100000',
-      HYPERLIQUID_NETWORK: 'testnet',
-      HYPERLIQUID_API_URL: fake.httpUrl,
-      HYPERLIQUID_WS_URL: fake.wsUrl,
-      HYPERLIQUID_POLL_MS: '2000',
-      HYPERLIQUID_TIMEOUT_MS: '2000',
-      HYPERLIQUID_WEIGHT_PER_MINUTE: '1200',
-      HYPERLIQUID_COINS: 'BTC',
-      HYPERLIQUID_AGENT_KEY: agentKey,
-      HYPERLIQUID_ACCOUNT: master.address,
-      HYPERLIQUID_ORDERS_ACCOUNT: 'acct-1',
+      ...hyperliquidOrderEnv(fake, master.address, agentKey),
     };
     replicas = await Promise.all(['race-a', 'race-b'].map((name) => Replica.start(name, env)));
     const [a] = replicas;

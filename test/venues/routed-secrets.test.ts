@@ -10,7 +10,7 @@ import { startHyperliquidReplay, type HyperliquidReplay } from '../../src/venues
 import { btcPerpSession } from '../support/execution.js';
 import { writeBootstrap, type BootstrapKeys } from '../support/keys.js';
 import { loopbackOnly } from '../support/loopback-only.js';
-import { eventually, startVenueGateway, type VenueGateway } from '../support/venue-gateway.js';
+import { eventually, hyperliquidOrderEnv, startVenueGateway, type VenueGateway } from '../support/venue-gateway.js';
 import { SIWE_DOMAIN, TEST_WALLET, walletSession } from '../support/wallet.js';
 
 /**
@@ -103,16 +103,7 @@ beforeAll(async () => {
       bootstrapPath: keys.path,
       siweDomain: SIWE_DOMAIN,
       venueEnv: {
-        HYPERLIQUID_NETWORK: 'testnet',
-        HYPERLIQUID_API_URL: hl.httpUrl,
-        HYPERLIQUID_WS_URL: hl.wsUrl,
-        HYPERLIQUID_POLL_MS: '2000',
-        HYPERLIQUID_TIMEOUT_MS: '1500',
-        HYPERLIQUID_WEIGHT_PER_MINUTE: '1200',
-        HYPERLIQUID_COINS: 'BTC',
-        HYPERLIQUID_AGENT_KEY: agentKey,
-        HYPERLIQUID_ACCOUNT: master.address,
-        HYPERLIQUID_ORDERS_ACCOUNT: 'acct-1',
+        ...hyperliquidOrderEnv(hl, master.address, agentKey),
         ALPACA_KEY_ID,
         ALPACA_SECRET_KEY: ALPACA_SECRET,
         ALPACA_TRADING_URL: alpaca.urls.trading,
