@@ -21,12 +21,16 @@ import { RedisSnapshotCache } from './redis-snapshot-cache.js';
  * Nothing talks to Redis until `connect()`.
  */
 export function openRedisStores(
-  config: Pick<GatewayConfig, 'redisKeyPrefix' | 'ingestLeaseTtlMs'> & Partial<Pick<GatewayConfig, 'redisConnectTimeoutMs'>> & { redisUrl: string },
+  config: Pick<GatewayConfig, 'redisKeyPrefix' | 'ingestLeaseTtlMs'> &
+    Partial<Pick<GatewayConfig, 'redisConnectTimeoutMs' | 'redisLocalCopyMaxAgeMs'>> & { redisUrl: string },
   logger: Logger,
 ): GatewayStores {
   const redis = new RedisConnection({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger });
   const lease = new RedisIngestionLease(redis, { ttlMs: config.ingestLeaseTtlMs, logger });
-  const cache = new RedisSnapshotCache(redis, { fencingToken: () => lease.fencingToken });
+  const cache = new RedisSnapshotCache(redis, {
+    fencingToken: () => lease.fencingToken,
+    ...(config.redisLocalCopyMaxAgeMs === undefined ? {} : { maxLocalAgeMs: config.redisLocalCopyMaxAgeMs }),
+  });
   return {
     cache,
     candles: new RedisCandleStore(redis),
