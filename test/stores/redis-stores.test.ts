@@ -49,6 +49,22 @@ describe.skipIf(!available)('Redis stores', () => {
   rateLimiterContract('redis', async () => redisRateLimiter(await fresh()));
   executionStoresContract('redis', async () => redisExecutionStores(await fresh()));
 
+  it("counts a request with the limiter's script by SHA, and no timer", async () => {
+    const redis = await fresh();
+    const limiter = redisRateLimiter(redis);
+    const policy = { name: 'sha', points: 10, windowSeconds: 60 };
+    await limiter.consume(policy, 'ip'); // the first loads the script
+    const scripts = vi.spyOn(redis, 'run'); // EVALSHA (EVAL of the text only on NOSCRIPT)
+    const timers = vi.spyOn(AbortSignal, 'timeout');
+    try {
+      expect(await limiter.consume(policy, 'ip')).toMatchObject({ allowed: true, remaining: 8 });
+      expect(scripts).toHaveBeenCalledTimes(1);
+      expect(timers).not.toHaveBeenCalled();
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
   describe('shared between replicas (two connections, one prefix)', () => {
     const pair = async (label: string) => {
       const prefix = uniquePrefix(label);
