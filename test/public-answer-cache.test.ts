@@ -165,6 +165,41 @@ describe.each(SETUPS)('$name', ({ start, skip, redis }) => {
       expect(hit.body).toBe((await text(leader, path)).body);
     });
 
+    it('does not keep an answer rendered from data read before an invalidation that arrived meanwhile', async () => {
+      const leader = setup.gateways[1]!;
+      const path = '/api/v1/public/markets/BTC';
+      const cache = fast.app.stores.cache;
+      const before = await cache.getMarkets(['BTC-PERP']);
+      // The follower's next read of the market waits, then returns what it held before the write.
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let started!: () => void;
+      const reading = new Promise<void>((r) => (started = r));
+      const read = vi.spyOn(cache, 'getMarkets').mockImplementationOnce(async () => {
+        started();
+        await gate;
+        return before;
+      });
+      try {
+        const inFlight = executed(fast, path);
+        await reading;
+        const version = fast.app.services.answerVersion();
+        const current = (await leader.app.stores.cache.getMarket('BTC-PERP'))!;
+        await leader.app.stores.cache.putMarket({ ...current, price: '45678.9' });
+        await until(() => fast.app.services.answerVersion() !== version);
+        release();
+        // The request in flight answers from what it read, as in embedded mode; nothing after it does.
+        expect(JSON.parse((await inFlight).body).data.price).toBe(before[0]!.price);
+        answer.mockClear();
+        const next = await text(fast, path);
+        expect(servedRendered()).toBe(false);
+        expect(JSON.parse(next.body).data.price).toBe('45678.9');
+        expect(next.body).toBe((await text(leader, path)).body);
+      } finally {
+        read.mockRestore();
+      }
+    });
+
     it("gives a mirror the same ETag on every replica, executed or re-timed, and a 304 for another replica's", async () => {
       const leader = setup.gateways[1]!;
       await setup.poll();
