@@ -187,6 +187,29 @@ describe.skipIf(!available)('Redis stores', () => {
       }
     });
 
+    it("hands one replica's subscribers of an event one payload object, so what is made of it is made once per replica", async () => {
+      const [a, b] = await pair('events-shared');
+      const publisher = createGatewayEvents(createRedisEventTarget<GatewayEventMap>(a, silentLogger));
+      const subscriber = createGatewayEvents(createRedisEventTarget<GatewayEventMap>(b, silentLogger));
+      const iterators = [1, 2, 3].map(() => subscriber.subscribe('freshness:changed')[Symbol.asyncIterator]());
+      const nexts = iterators.map((i) => i.next());
+      const payload = {
+        marketId: 'BTC-PERP',
+        asset: 'BTC',
+        freshness: { asOf: '2026-01-01T00:00:00.000Z', freshnessMs: 5, stale: false, staleReason: null, sourceStatus: 'healthy' as const },
+      };
+      const timer = setInterval(() => publisher.publish('freshness:changed', payload), 50);
+      try {
+        const [first, ...others] = (await Promise.all(nexts)).map((r) => r.value);
+        expect(first).toEqual(payload);
+        // The shared-results plugin executes and serialises an event once per payload object.
+        for (const other of others) expect(other).toBe(first);
+      } finally {
+        clearInterval(timer);
+        await Promise.all(iterators.map((i) => i.return?.()));
+      }
+    });
+
     it('rate limits count across replicas', async () => {
       const [a, b] = await pair('rate');
       const policy = { name: 'shared', points: 4, windowSeconds: 60 };
