@@ -50,7 +50,7 @@ export function growth(publicResults: readonly PublicResult[], sizes: readonly C
     }
   }
   for (const transport of ['ws', 'sse'] as const) {
-    const rows = subs.filter((r) => r.transport === transport && r.opened > 0);
+    const rows = subs.filter((r) => r.transport === transport && r.mode === 'embedded' && r.opened > 0);
     if (rows.length < 2) continue;
     out.push(
       growthOf(transport === 'ws' ? 'graphql-ws subscribers' : 'SSE subscribers', 'subscribers', rows, (r) => r.requested, {

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BaselineProcess, type BaselineEntry } from './lib/baseline.js';
-import { GatewayProcess } from './lib/gateway.js';
+import { GatewayProcess, PrivateRedis, startReplicas } from './lib/gateway.js';
 import { rawGet } from './lib/http.js';
 import { loadRun, type LoadRun } from './lib/load.js';
 import { log, type Row } from './lib/report.js';
@@ -170,7 +170,120 @@ export async function measureSize(settings: Settings, gateway: GatewayProcess, r
   }
 }
 
-export async function publicReads(settings: Settings, command: string[]): Promise<{ results: PublicResult[]; sizes: CatalogueSize[] }> {
+/** What the Redis comparison measures: the single-market read and the list. */
+const REPLICA_TARGETS = PUBLIC_TARGETS.filter((t) => t.label === 'markets/BTC' || t.label === 'markets');
+
+/** One target on an embedded gateway and on Redis replicas (the leader ingests, the follower only reads), medians of the runs. */
+export interface RedisReadResult {
+  markets: number;
+  label: string;
+  path: string;
+  /** Body bytes each side answered with (they differ only by the instant's digits). */
+  bodyBytes: Partial<Record<RedisSide, number>>;
+  sides: Partial<Record<RedisSide, Side>>;
+  /** Each Redis replica's req/s ÷ the embedded gateway's. */
+  ratios: Partial<Record<Exclude<RedisSide, 'embedded'>, number>>;
+}
+
+export type RedisSide = 'embedded' | 'follower' | 'leader';
+
+/**
+ * Issue 27, goal 3: public reads of a Redis replica against an embedded gateway, both at the first
+ * catalogue size. A private redis-server, two gateways on it (the first leads ingestion, the
+ * second follows), and an embedded gateway; autocannon runs against each in turn within each
+ * round (the order reversed every other round), warm-up first. No wire baseline here: the
+ * question is what Redis mode costs over embedded mode.
+ */
+export async function redisReads(settings: Settings, command: string[]): Promise<RedisReadResult[]> {
+  const replicas = settings.redisReads;
+  if (replicas.length === 0) return [];
+  const markets = settings.markets[0]!;
+  const redis = await PrivateRedis.start();
+  const started: GatewayProcess[] = [];
+  try {
+    const embedded = await GatewayProcess.start({ command, markets });
+    started.push(embedded);
+    const { leader, follower } = await startReplicas({ command, markets }, redis);
+    started.push(leader, follower);
+    const servers: Partial<Record<RedisSide, GatewayProcess>> = { embedded };
+    if (replicas.includes('follower')) servers.follower = follower;
+    if (replicas.includes('leader')) servers.leader = leader;
+    const order = Object.keys(servers) as RedisSide[];
+    log(`public redis: ${embedded.markets} markets; embedded and Redis ${order.filter((s) => s !== 'embedded').join(' and ')} (redis-server on ${redis.port})`);
+    const bodyBytes = new Map<PublicTarget, Partial<Record<RedisSide, number>>>();
+    for (const t of REPLICA_TARGETS) {
+      const sizes: Partial<Record<RedisSide, number>> = {};
+      for (const side of order) {
+        const res = await rawGet(servers[side]!.url + t.path, headersFor(t) ?? {});
+        if (res.status !== 200) throw new Error(`${side} GET ${t.path} answered ${res.status}: ${res.body.toString('utf8').slice(0, 200)}`);
+        sizes[side] = res.body.length;
+      }
+      bodyBytes.set(t, sizes);
+    }
+    const load = (side: RedisSide, t: PublicTarget, duration: number) =>
+      loadRun(servers[side]!.url + t.path, servers[side]!.pid, {
+        connections: settings.connections,
+        duration,
+        ...(headersFor(t) ? { headers: headersFor(t)! } : {}),
+      });
+    if (settings.warmup > 0) for (const t of REPLICA_TARGETS) for (const side of order) await load(side, t, settings.warmup);
+    const runs = new Map(REPLICA_TARGETS.map((t) => [t, new Map<RedisSide, LoadRun[]>(order.map((side) => [side, []]))]));
+    for (let round = 0; round < settings.runs; round++) {
+      for (const t of REPLICA_TARGETS) {
+        for (const side of round % 2 === 0 ? order : [...order].reverse()) {
+          const run = await load(side, t, settings.duration);
+          runs.get(t)!.get(side)!.push(run);
+          const failed = run.non2xx + run.errors + run.timeouts;
+          log(
+            `public redis, run ${round + 1}/${settings.runs} ${side.padEnd(8)} ${t.label.padEnd(12)} ${fmt(run.reqPerSec).padStart(6)} req/s ` +
+              `p50 ${run.p50} p99 ${run.p99} ms ${fmt(run.cpuUsPerReq)} µs CPU/req client ${fmt(run.clientCpu * 100)} %` +
+              (failed ? `  FLAGGED: ${run.non2xx} non-2xx, ${run.errors} errors, ${run.timeouts} timeouts` : ''),
+          );
+        }
+      }
+    }
+    return REPLICA_TARGETS.map((t) => {
+      const sides: Partial<Record<RedisSide, Side>> = {};
+      for (const side of order) sides[side] = sideOf(runs.get(t)!.get(side)!);
+      const ratios: RedisReadResult['ratios'] = {};
+      for (const side of ['follower', 'leader'] as const) if (sides[side]) ratios[side] = sides[side].reqPerSec / sides.embedded!.reqPerSec;
+      return { markets: embedded.markets, label: t.label, path: t.path, bodyBytes: bodyBytes.get(t)!, sides, ratios };
+    });
+  } finally {
+    await Promise.all(started.map((g) => g.stop()));
+    await redis.stop();
+  }
+}
+
+const REDIS_RATIO_GOAL = 0.8;
+
+export function redisReadRows(results: readonly RedisReadResult[]): Row[] {
+  return results.flatMap((r) =>
+    (['follower', 'leader'] as const).flatMap((side) => {
+      const redis = r.sides[side];
+      const embedded = r.sides.embedded!;
+      if (!redis) return [];
+      const failures = redis.failures + embedded.failures;
+      const ratio = r.ratios[side]!;
+      return [
+        {
+          area: `public redis ${r.markets} mkts`,
+          what: `GET ${r.label}, ${fmt((r.bodyBytes[side] ?? 0) / 1024, 1)} KB: Redis ${side === 'follower' ? 'follower replica' : 'ingest leader'} ÷ embedded`,
+          figure:
+            `${fmt(redis.reqPerSec)} / ${fmt(embedded.reqPerSec)} req/s = ${fmt(ratio, 2)}×; p99 ${fmt(redis.p99)} / ${fmt(embedded.p99)} ms; ` +
+            `${fmt(redis.cpuUsPerReq)} / ${fmt(embedded.cpuUsPerReq)} µs CPU${failures ? `; ${failures} FAILED requests` : ''}`,
+          goal: `≥ ${REDIS_RATIO_GOAL}×`,
+          pass: ratio >= REDIS_RATIO_GOAL && redis.reqPerSec > 0 && failures === 0,
+        },
+      ];
+    }),
+  );
+}
+
+export async function publicReads(
+  settings: Settings,
+  command: string[],
+): Promise<{ results: PublicResult[]; sizes: CatalogueSize[]; redis: RedisReadResult[] }> {
   const results: PublicResult[] = [];
   const sizes: CatalogueSize[] = [];
   for (const [index, requested] of settings.markets.entries()) {
@@ -194,7 +307,7 @@ export async function publicReads(settings: Settings, command: string[]): Promis
       await gateway.stop();
     }
   }
-  return { results, sizes };
+  return { results, sizes, redis: await redisReads(settings, command) };
 }
 
 /** Requested sizes of the goals: every public GET at 10 markets, the list at 200. */

@@ -16,7 +16,7 @@ import { growth, growthRows } from './growth.js';
 import { moneyPath, moneyRows } from './money-path.js';
 import { peerReads, peerRows } from './peer.js';
 import { profile, profileRows } from './profile.js';
-import { publicReads, publicRows } from './public-reads.js';
+import { publicReads, publicRows, redisReadRows } from './public-reads.js';
 import { subscriptionRows, subscriptions } from './subscriptions.js';
 import { venueReads, venueRows } from './venues.js';
 import { routedOrders, routedRows } from './routed.js';
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   const pub = await part(
     'public',
     () => publicReads(settings, command),
-    (p) => publicRows(p.results, p.sizes),
+    (p) => [...publicRows(p.results, p.sizes), ...redisReadRows(p.redis)],
   );
   await part('peer', () => peerReads(settings, command), peerRows);
   const subs = await part('subs', () => subscriptions(settings, command), subscriptionRows);

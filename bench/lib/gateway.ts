@@ -282,3 +282,40 @@ export class PrivateRedis {
     await exited;
   }
 }
+
+/** `data.sharedState` of a gateway's status, as it says now. */
+async function sharedState(gateway: GatewayProcess): Promise<{ ingestionLeader?: boolean; replica?: string; leadingReplica?: string | null }> {
+  const body = (await (await fetch(`${gateway.url}/api/v1/public/status`)).json()) as { data?: { sharedState?: Record<string, unknown> } };
+  return (body.data?.sharedState ?? {}) as { ingestionLeader?: boolean; replica?: string; leadingReplica?: string | null };
+}
+
+/**
+ * Two gateway processes on one Redis (REDIS_URL): the first is started and waited for until it
+ * leads ingestion, then the second, which follows it (reads what the leader writes, hears its
+ * invalidations and events through Redis).
+ */
+export async function startReplicas(
+  options: Omit<GatewayOptions, 'redisUrl'>,
+  redis: PrivateRedis,
+): Promise<{ leader: GatewayProcess; follower: GatewayProcess }> {
+  const leader = await GatewayProcess.start({ ...options, redisUrl: redis.url });
+  try {
+    const deadline = Date.now() + 20_000;
+    let state = await sharedState(leader);
+    while (!state.ingestionLeader) {
+      if (Date.now() > deadline) throw new Error(`the first Redis replica did not take the ingestion lease: ${JSON.stringify(state)}`);
+      await sleep(250);
+      state = await sharedState(leader);
+    }
+    const follower = await GatewayProcess.start({ ...options, redisUrl: redis.url });
+    const followed = await sharedState(follower);
+    if (followed.ingestionLeader || followed.leadingReplica !== state.replica) {
+      await follower.stop();
+      throw new Error(`the second Redis replica does not follow the first: ${JSON.stringify(followed)}`);
+    }
+    return { leader, follower };
+  } catch (error) {
+    await leader.stop();
+    throw error;
+  }
+}

@@ -38,6 +38,19 @@ function list(name: string, fallback: number[]): number[] {
   return values;
 }
 
+/** Which Redis replicas the public part compares with embedded mode (`none` for neither). */
+function redisReplicas(name: string, fallback: ('follower' | 'leader')[]): ('follower' | 'leader')[] {
+  const text = raw(name);
+  if (text === undefined) return fallback;
+  if (text === 'none') return [];
+  const chosen = text
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean);
+  for (const r of chosen) if (r !== 'follower' && r !== 'leader') throw new Error(`${name}: unknown replica '${r}' (follower, leader, or none)`);
+  return chosen as ('follower' | 'leader')[];
+}
+
 function parts(): Part[] {
   const text = raw('BENCH_ONLY');
   if (text === undefined) return [...PARTS];
@@ -71,6 +84,10 @@ export const settings = {
   subWindows: num('BENCH_SUB_WINDOWS', 3, { min: 1, integer: true }),
   /** Seconds allowed for opening the subscribers; those not started by then are reported, not waited for. */
   subOpenDeadline: num('BENCH_SUB_OPEN_DEADLINE', 120, { min: 1 }),
+  /** Public part: the Redis replicas whose markets/BTC and markets reads are compared with embedded mode's, at the first catalogue size. */
+  redisReads: redisReplicas('BENCH_REDIS_READS', ['follower', 'leader']),
+  /** graphql-ws subscriber counts spread over two Redis replicas (the ingest leader's updates reach the other through Redis). */
+  redisSubscribers: list('BENCH_REDIS_SUBSCRIBERS', [10_000]),
   runs: num('BENCH_RUNS', 3, { min: 1, integer: true }),
   /** Seconds per autocannon run. */
   duration: num('BENCH_DURATION', 5, { min: 0.5 }),

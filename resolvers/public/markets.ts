@@ -3,7 +3,7 @@ import { viewFreshnessBasis } from '../../src/market-data/market-reader.js';
 import type { MarketView } from '../../src/market-data/market-view.js';
 import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { timedEnvelope, type PublicEnvelope } from './envelope.js';
-import { snapshotEtag, versionEtag } from './snapshot-etag.js';
+import { snapshotEtag, versionEtag, versionEtags } from './snapshot-etag.js';
 
 const NO_SNAPSHOT: FreshnessBasis = { missing: 'no_snapshot', sourceStatus: 'unknown' };
 
@@ -16,19 +16,20 @@ export async function marketsEnvelope(ctx: GatewayContext, options: { mirror: bo
   const { views, missing } = await reader.views(reader.directory.markets, now);
   const parts = views.map((v) => viewFreshnessBasis(v.asOfMs, v.freshness.sourceStatus));
   const list: FreshnessBasis = { parts: missing.length > 0 ? [...parts, NO_SNAPSHOT] : parts, fallback: NO_SNAPSHOT };
-  const etag = options.mirror ? mirrorEtag(views) : undefined;
+  const etag = options.mirror ? mirrorEtag(views, versionEtags(ctx)) : undefined;
   return timedEnvelope(views, { version, now, freshness: [list, ...parts], ...(etag ? { etag } : {}) });
 }
 
 /**
  * The mirror's weak validator: from the snapshot version and how many of its values are stale
  * (which only grows while the version stands), so it changes exactly when the snapshot or a
- * stale flag does; without a local version, a digest of every market's snapshot, status and stale flag.
+ * stale flag does; without a version, or on Redis replicas (versionEtags), a digest of every
+ * market's snapshot, status and stale flag at the instant (`freshness` is the list's, then each market's).
  */
-function mirrorEtag(views: readonly MarketView[]) {
+function mirrorEtag(views: readonly MarketView[], byVersion: boolean) {
   return (version: string | undefined, freshness: readonly Freshness[]) =>
-    version === undefined
-      ? snapshotEtag(views.flatMap((v) => [v.id, v.asOfMs, v.freshness.sourceStatus, v.freshness.stale]))
+    version === undefined || !byVersion
+      ? snapshotEtag(views.flatMap((v, i) => [v.id, v.asOfMs, v.freshness.sourceStatus, freshness[i + 1]!.stale]))
       : versionEtag(version, freshness.filter((f) => f.stale).length);
 }
 

@@ -3,7 +3,7 @@ import type { SourceHealth, SourceStatus } from '../../src/domain/source-health.
 import type { ActionDefinition, CertificationState, ProtocolDefinition, ProtocolKind } from '../../src/protocols/protocol.js';
 import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 import { timedEnvelope, type PublicEnvelope } from './envelope.js';
-import { snapshotEtag, versionEtag } from './snapshot-etag.js';
+import { snapshotEtag, versionEtag, versionEtags } from './snapshot-etag.js';
 import { notFound } from '../../src/errors/error-factories.js';
 
 export type Availability = 'available' | 'degraded' | 'unavailable' | 'restricted';
@@ -99,9 +99,11 @@ export async function protocolsEnvelope(ctx: GatewayContext): Promise<PublicEnve
     parts: protocols.map((p) => sourceFreshnessBasis(health.get(p.sourceId))),
     fallback: { missing: 'no_snapshot', sourceStatus: 'unknown' },
   };
-  // The mirror's weak validator: from the version and the stale flag; without a version, a digest of the views and sources.
+  // The mirror's weak validator: from the version and the stale flag; without a version, or on
+  // Redis replicas (versionEtags), a digest of the views and sources.
+  const byVersion = versionEtags(ctx);
   const etag = (v: string | undefined, values: readonly Freshness[]) =>
-    v === undefined
+    v === undefined || !byVersion
       ? snapshotEtag([JSON.stringify(views), ...protocols.map((p) => `${health.get(p.sourceId)?.lastSuccessAt}`), values[0]!.stale])
       : versionEtag(v, values[0]!.stale ? 1 : 0);
   return timedEnvelope(views, { version, now, freshness: [freshness], etag });

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { GatewayContext } from '../../src/http/context/gateway-context.js';
 
 /**
  * Weak validator of a mirror: changes when any snapshot, source status or stale flag changes,
@@ -14,4 +15,13 @@ const PROCESS_TAG = randomBytes(6).toString('base64url');
 /** Weak validator from the snapshot cache's version, not from the bytes: `stale` is how many stale values the answer carries. */
 export function versionEtag(version: string, stale: number): string {
   return `W/"${PROCESS_TAG}.${version}.${stale}"`;
+}
+
+/**
+ * Whether a mirror's validator may come from the answer version: only where one process serves
+ * it. Replicas on Redis each count their own versions, and a client behind their load balancer
+ * must get the same validator from every one of them, so theirs is a digest of the answer's content.
+ */
+export function versionEtags(ctx: GatewayContext): boolean {
+  return ctx.services.config.mode !== 'redis';
 }

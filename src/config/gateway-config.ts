@@ -26,6 +26,8 @@ const env = z.object({
   REDIS_KEY_PREFIX: z.string().min(1).default('gw:'),
   /** Redis mode: how long the ingestion lease lives without renewal (a follower takes over about this long after the leader dies). */
   INGEST_LEASE_TTL_MS: z.coerce.number().int().min(500).max(60_000).default(5_000),
+  /** Redis mode: longest a replica's local copy of a snapshot answers without asking Redis (a bound on a missed invalidation). */
+  REDIS_LOCAL_COPY_MAX_AGE_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   /** How many markets the simulated venues list (today's 10 by default; 200 or 1000 for benchmarks). */
   GATEWAY_SIM_MARKETS: z.coerce.number().int().min(1).max(5_000).default(10),
   FRESHNESS_HEARTBEAT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
@@ -65,6 +67,8 @@ export interface GatewayConfig {
   accessLog: boolean;
   metricsToken: string | undefined;
   ingestLeaseTtlMs: number;
+  /** Redis mode: how long a local snapshot copy (and an answer rendered from it) is trusted without an invalidation. */
+  redisLocalCopyMaxAgeMs: number;
   simulatedFaults: Record<string, SourceFault>;
   /** Markets the simulated venues list (GATEWAY_SIM_MARKETS). */
   simulatedMarkets: number;
@@ -119,6 +123,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConf
     accessLog: e.GATEWAY_ACCESS_LOG === 'true',
     metricsToken: e.GATEWAY_METRICS_TOKEN,
     ingestLeaseTtlMs: e.INGEST_LEASE_TTL_MS,
+    redisLocalCopyMaxAgeMs: e.REDIS_LOCAL_COPY_MAX_AGE_MS,
     simulatedFaults,
     simulatedMarkets: e.GATEWAY_SIM_MARKETS,
     venueEnv: { ...source },

@@ -14,7 +14,7 @@ export class MarketReader {
     private readonly clock: Clock,
   ) {}
 
-  /** The snapshot cache's version: changes with every write, undefined where it is not local (see SnapshotCache). */
+  /** The snapshot cache's version: changes with every write, undefined while writes could go unnoticed (see SnapshotCache). */
   version(): number | undefined {
     return this.cache.version();
   }

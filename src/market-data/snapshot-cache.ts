@@ -23,9 +23,10 @@ export interface SnapshotCache {
   /** Calls `listener` with the source whose listing another replica wrote (none in one process). */
   onListingChanged(listener: (sourceId: string) => void): void;
   /**
-   * A number that changes with every write (markets, books, health), read synchronously, so a
-   * response rendered from the cache can be reused until it changes; undefined where writes
-   * arrive from other processes (Redis), which then render every response.
+   * A number that changes with every write (markets, books, health, listings) this process makes or
+   * learns of, read synchronously, so a response rendered from the cache can be reused until it
+   * changes; undefined while writes could go unnoticed (Redis, its subscription down), when every
+   * response is rendered. Read it before the data an answer is rendered from.
    */
   version(): number | undefined;
 }

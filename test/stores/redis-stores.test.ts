@@ -49,6 +49,22 @@ describe.skipIf(!available)('Redis stores', () => {
   rateLimiterContract('redis', async () => redisRateLimiter(await fresh()));
   executionStoresContract('redis', async () => redisExecutionStores(await fresh()));
 
+  it("counts a request with the limiter's script by SHA, and no timer", async () => {
+    const redis = await fresh();
+    const limiter = redisRateLimiter(redis);
+    const policy = { name: 'sha', points: 10, windowSeconds: 60 };
+    await limiter.consume(policy, 'ip'); // the first loads the script
+    const scripts = vi.spyOn(redis, 'run'); // EVALSHA (EVAL of the text only on NOSCRIPT)
+    const timers = vi.spyOn(AbortSignal, 'timeout');
+    try {
+      expect(await limiter.consume(policy, 'ip')).toMatchObject({ allowed: true, remaining: 8 });
+      expect(scripts).toHaveBeenCalledTimes(1);
+      expect(timers).not.toHaveBeenCalled();
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
   describe('shared between replicas (two connections, one prefix)', () => {
     const pair = async (label: string) => {
       const prefix = uniquePrefix(label);
@@ -69,6 +85,43 @@ describe.skipIf(!available)('Redis stores', () => {
       await until(async () => (await reader.getMarket('BTC-PERP'))?.price === '101');
       expect(hmGet).toHaveBeenCalledTimes(2);
       hmGet.mockRestore();
+    });
+
+    it("each replica's version moves with its own writes at once and with another replica's as their invalidations arrive", async () => {
+      const [a, b] = await pair('version');
+      // Not following other replicas' writes: nothing may be reused.
+      expect(new RedisSnapshotCache(b).version()).toBeUndefined();
+      const writer = await listeningCache(a);
+      const reader = await listeningCache(b);
+      const health = { sourceId: 's', status: 'healthy' as const, lastAttemptAt: 1, lastSuccessAt: 1, lastError: null, consecutiveFailures: 0 };
+      const writes: [string, () => Promise<void>][] = [
+        ['market', () => writer.putMarket(snapshot('BTC-PERP', '100'))],
+        ['book', () => writer.putOrderBook({ marketId: 'BTC-PERP', bids: [], asks: [], sourceTime: 1, receivedAt: 1 })],
+        ['health', () => writer.putSourceHealth(health)],
+        ['listing', () => writer.putListing('s', [])],
+      ];
+      for (const [kind, write] of writes) {
+        const [w, r] = [writer.version(), reader.version()];
+        expect(w, kind).toEqual(expect.any(Number));
+        expect(r, kind).toEqual(expect.any(Number));
+        await write();
+        expect(writer.version(), kind).not.toBe(w); // its own write: when the write returns
+        await until(() => reader.version() !== r); // another's: when the invalidation arrives
+      }
+      // Read under the version taken after the invalidation: the new value.
+      expect(await reader.getMarket('BTC-PERP')).toMatchObject({ price: '100' });
+      const v = reader.version();
+      expect(await reader.getMarket('BTC-PERP')).toMatchObject({ price: '100' });
+      expect(reader.version()).toBe(v); // reading changes nothing
+    });
+
+    it("the version moves every half of the local copies' age bound, without any write", async () => {
+      const [a] = await pair('version-age');
+      const cache = new RedisSnapshotCache(a, { maxLocalAgeMs: 40 });
+      await cache.listen();
+      const v = cache.version();
+      await new Promise((r) => setTimeout(r, 25));
+      expect(cache.version()).not.toBe(v);
     });
 
     it('health written by one replica is seen by another', async () => {
@@ -134,6 +187,29 @@ describe.skipIf(!available)('Redis stores', () => {
       }
     });
 
+    it("hands one replica's subscribers of an event one payload object, so what is made of it is made once per replica", async () => {
+      const [a, b] = await pair('events-shared');
+      const publisher = createGatewayEvents(createRedisEventTarget<GatewayEventMap>(a, silentLogger));
+      const subscriber = createGatewayEvents(createRedisEventTarget<GatewayEventMap>(b, silentLogger));
+      const iterators = [1, 2, 3].map(() => subscriber.subscribe('freshness:changed')[Symbol.asyncIterator]());
+      const nexts = iterators.map((i) => i.next());
+      const payload = {
+        marketId: 'BTC-PERP',
+        asset: 'BTC',
+        freshness: { asOf: '2026-01-01T00:00:00.000Z', freshnessMs: 5, stale: false, staleReason: null, sourceStatus: 'healthy' as const },
+      };
+      const timer = setInterval(() => publisher.publish('freshness:changed', payload), 50);
+      try {
+        const [first, ...others] = (await Promise.all(nexts)).map((r) => r.value);
+        expect(first).toEqual(payload);
+        // The shared-results plugin executes and serialises an event once per payload object.
+        for (const other of others) expect(other).toBe(first);
+      } finally {
+        clearInterval(timer);
+        await Promise.all(iterators.map((i) => i.return?.()));
+      }
+    });
+
     it('rate limits count across replicas', async () => {
       const [a, b] = await pair('rate');
       const policy = { name: 'shared', points: 4, windowSeconds: 60 };
@@ -188,9 +264,14 @@ describe.skipIf(!available)('Redis stores', () => {
         const candles = new RedisCandleStore(redis);
         await candles.record('A', { time: 0, price: '1', volume: '1' });
 
+        const before = cache.version();
+        expect(before).toEqual(expect.any(Number));
+
         await server.kill();
         await until(() => !redis.connected);
         expect(redis.state()).toMatchObject({ connected: false, lastError: expect.any(String) });
+        // Invalidations may be missed now: no version, nothing rendered is reused.
+        expect(cache.version()).toBeUndefined();
         expect(await cache.getMarket('A')).toMatchObject({ price: '1' });
         expect(await cache.getSourceHealth('s')).toMatchObject({ status: 'down', lastError: expect.stringMatching(/unreachable/) });
         await expect(cache.getMarket('never-read')).rejects.toMatchObject({ status: 503, code: 'shared_state_unavailable' });
@@ -199,6 +280,9 @@ describe.skipIf(!available)('Redis stores', () => {
 
         await server.start();
         await until(() => redis.connected, 8_000);
+        // Subscribed again: versioned again, past everything rendered before the outage.
+        expect(cache.version()).toEqual(expect.any(Number));
+        expect(cache.version()).not.toBe(before);
         // Redis came back empty (no persistence here): Redis is authoritative again.
         expect(await cache.getMarket('A')).toBeUndefined();
         await cache.putMarket(snapshot('A', '3'));

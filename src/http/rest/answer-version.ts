@@ -17,7 +17,8 @@ const STATUS_KEYS = Object.keys({
  * The version of everything a public answer is computed from besides the instant: the snapshot
  * cache's writes, the protocol registry's changes, the market listing's changes and this
  * replica's shared-state status. Undefined
- * where the snapshot cache is not versioned (Redis): such answers are rendered every time. Read on
+ * while the snapshot cache has no version (a Redis replica whose subscription is down): answers are
+ * then rendered every time. Read on
  * every public request: the status is compared member by member and the text made only when a part moved.
  */
 export function answerVersion(reader: MarketReader, protocols: ProtocolRegistry, sharedState: SharedState): () => string | undefined {

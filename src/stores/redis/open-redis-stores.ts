@@ -6,7 +6,7 @@ import { createGatewayEvents, type GatewayEventMap } from '../../events/gateway-
 import { FlexibleRateLimiter } from '../../rate-limit/rate-limiter.js';
 import type { GatewayStores } from '../gateway-stores.js';
 import { RedisCandleStore } from './redis-candle-store.js';
-import { RedisConnection } from './redis-connection.js';
+import { LuaScript, RedisConnection } from './redis-connection.js';
 import { RedisControlsChannel } from './redis-controls-channel.js';
 import { createRedisEventTarget } from './redis-event-target.js';
 import { redisExecutionStores } from './redis-execution-stores.js';
@@ -21,12 +21,16 @@ import { RedisSnapshotCache } from './redis-snapshot-cache.js';
  * Nothing talks to Redis until `connect()`.
  */
 export function openRedisStores(
-  config: Pick<GatewayConfig, 'redisKeyPrefix' | 'ingestLeaseTtlMs'> & Partial<Pick<GatewayConfig, 'redisConnectTimeoutMs'>> & { redisUrl: string },
+  config: Pick<GatewayConfig, 'redisKeyPrefix' | 'ingestLeaseTtlMs'> &
+    Partial<Pick<GatewayConfig, 'redisConnectTimeoutMs' | 'redisLocalCopyMaxAgeMs'>> & { redisUrl: string },
   logger: Logger,
 ): GatewayStores {
   const redis = new RedisConnection({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger });
   const lease = new RedisIngestionLease(redis, { ttlMs: config.ingestLeaseTtlMs, logger });
-  const cache = new RedisSnapshotCache(redis, { fencingToken: () => lease.fencingToken });
+  const cache = new RedisSnapshotCache(redis, {
+    fencingToken: () => lease.fencingToken,
+    ...(config.redisLocalCopyMaxAgeMs === undefined ? {} : { maxLocalAgeMs: config.redisLocalCopyMaxAgeMs }),
+  });
   return {
     cache,
     candles: new RedisCandleStore(redis),
@@ -52,10 +56,11 @@ export function openRedisStores(
 
 /** Counters shared by every replica; while Redis is unreachable each replica counts alone. */
 export function redisRateLimiter(redis: RedisConnection): FlexibleRateLimiter {
+  const storeClient = limiterStore(redis);
   return new FlexibleRateLimiter(
     (p) =>
       new RateLimiterRedis({
-        storeClient: redis.client,
+        storeClient,
         useRedisPackage: true,
         rejectIfRedisNotReady: true,
         keyPrefix: redis.key('rate', p.name),
@@ -64,4 +69,29 @@ export function redisRateLimiter(redis: RedisConnection): FlexibleRateLimiter {
         insuranceLimiter: new RateLimiterMemory({ points: p.points, duration: p.windowSeconds, keyPrefix: p.name }),
       }),
   );
+}
+
+/**
+ * What RateLimiterRedis uses of its store client (node-redis), on this connection, for the one
+ * command every request makes: its counting script run by SHA (given the client itself, it sends
+ * the script's whole text with every EVAL, which Redis hashes again each time), and without
+ * node-redis' per-command timeout, which bounds only the wait before a command is written (a
+ * disconnected client refuses at once) and costs an AbortSignal timer per command.
+ */
+function limiterStore(redis: RedisConnection) {
+  // Merged over the client's own options: 0 is no timeout.
+  const untimed = redis.client.withCommandOptions({ timeout: 0 });
+  const scripts = new Map<string, LuaScript>();
+  return {
+    get isReady(): boolean {
+      return redis.client.isReady;
+    },
+    eval(source: string, options: { keys: string[]; arguments: string[] }): Promise<unknown> {
+      let script = scripts.get(source);
+      if (!script) scripts.set(source, (script = new LuaScript(source)));
+      return redis.run(script, options.keys, options.arguments, untimed);
+    },
+    multi: () => redis.client.multi(),
+    del: (key: string) => redis.client.del(key),
+  };
 }

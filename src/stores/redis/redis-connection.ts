@@ -24,7 +24,11 @@ export interface RedisConnectionOptions {
   /** Prepended to every key and channel, so deployments (and test runs) can share one Redis. */
   keyPrefix: string;
   logger: Logger;
-  /** A command that gets no answer within this many ms fails instead of stalling a request (default 2000). */
+  /**
+   * A command not yet written to the socket within this many ms fails instead of stalling a
+   * request (default 2000). node-redis drops the timer once the command is written: it does not
+   * bound the wait for the reply.
+   */
   commandTimeoutMs?: number;
 }
 
@@ -137,13 +141,18 @@ export class RedisConnection {
     );
   }
 
-  /** Runs a Lua script by SHA, loading it on NOSCRIPT (first use, or after a Redis restart). */
-  async run(script: LuaScript, keys: readonly string[], args: readonly (string | number)[] = []): Promise<unknown> {
+  /** Runs a Lua script by SHA, loading it on NOSCRIPT (first use, or after a Redis restart); on `client`, a view of the command client. */
+  async run(
+    script: LuaScript,
+    keys: readonly string[],
+    args: readonly (string | number)[] = [],
+    client: Pick<RedisClient, 'evalSha' | 'eval'> = this.client,
+  ): Promise<unknown> {
     const options = { keys: [...keys], arguments: args.map(String) };
     try {
-      return await this.client.evalSha(script.sha1, options);
+      return await client.evalSha(script.sha1, options);
     } catch (e) {
-      if (e instanceof ErrorReply && e.message.startsWith('NOSCRIPT')) return this.client.eval(script.source, options);
+      if (e instanceof ErrorReply && e.message.startsWith('NOSCRIPT')) return client.eval(script.source, options);
       throw e;
     }
   }

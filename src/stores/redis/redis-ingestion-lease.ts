@@ -38,8 +38,8 @@ export class RedisIngestionLease implements IngestionLease {
   private readonly fenceKey: string;
   /** The fencing token of the current term; undefined while not leading. */
   private token: number | undefined;
-  /** The lease holder as last seen (`<replica>|<token>`), for the status route. */
-  private lastHolder: string | null = null;
+  /** The replica holding the lease as last seen, for the status route (read on every public request). */
+  private lastLeader: string | null = null;
   private readonly tickMs: number;
   private heldUntil = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -76,7 +76,7 @@ export class RedisIngestionLease implements IngestionLease {
   /** Which replica leads ingestion, as last seen by this one. */
   get leader(): string | null {
     if (this.held) return this.redis.replicaId;
-    return this.lastHolder?.split('|')[0] ?? null;
+    return this.lastLeader;
   }
 
   private get value(): string {
@@ -126,11 +126,11 @@ export class RedisIngestionLease implements IngestionLease {
   private async acquire(sentAt: number): Promise<void> {
     const [won, holderOrToken] = (await this.redis.run(ACQUIRE, [this.key, this.fenceKey], [this.redis.replicaId, this.options.ttlMs])) as [number, string];
     if (won !== 1) {
-      this.lastHolder = holderOrToken;
+      this.lastLeader = holderOrToken.split('|')[0]!;
       return;
     }
     this.token = Number(holderOrToken);
-    this.lastHolder = this.value;
+    this.lastLeader = this.redis.replicaId;
     if (this.stopped) return this.release();
     this.heldUntil = sentAt + this.options.ttlMs;
     const term = ++this.term;
@@ -167,7 +167,7 @@ export class RedisIngestionLease implements IngestionLease {
   private lose(reason: string): void {
     if (this.heldUntil === 0) return;
     this.heldUntil = 0;
-    this.lastHolder = null;
+    this.lastLeader = null;
     this.term++;
     if (reason === 'stopping') this.options.logger.info('ingestion lease released');
     else this.options.logger.warn({ reason }, 'ingestion lease lost: this replica stops ingesting');

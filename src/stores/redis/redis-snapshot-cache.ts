@@ -9,7 +9,10 @@ type Kind = 'market' | 'book' | 'health' | 'listing';
 const ALL_SOURCES = '*';
 
 export interface RedisSnapshotCacheOptions {
-  /** Longest a local copy answers without asking Redis, as a bound on a missed invalidation (default 10 s). */
+  /**
+   * Longest a local copy answers without asking Redis, as a bound on a missed invalidation (default
+   * 10 s); the version moves at least every half of it, so no answer rendered from the copies outlives them by more.
+   */
   maxLocalAgeMs?: number;
   /** The ingestion lease's fencing token while this replica leads; writes without one are not fenced (ingest driven by hand). */
   fencingToken?: () => number | undefined;
@@ -42,6 +45,11 @@ export class FencedWriteError extends Error {
  * not trusted while the subscriber is disconnected (messages may have been missed). When Redis
  * cannot be reached, reads answer with the last known copy, its sources reported down so every
  * response built on it is marked stale, or with a clean 503 when there is no copy at all.
+ *
+ * The version (`version()`) is this replica's own count of the changes it learnt of: its writes,
+ * every invalidation another replica's write sent it, and each loss or return of the connection.
+ * Undefined while the connection is not whole or before `listen()`: an invalidation could then be
+ * missed, so nothing is reused (answers are rendered every time) until the subscription is back.
  */
 export class RedisSnapshotCache implements SnapshotCache {
   private readonly markets: LocalSnapshotTable<MarketSnapshot>;
@@ -52,11 +60,13 @@ export class RedisSnapshotCache implements SnapshotCache {
   private readonly fenceKey: string;
   private readonly fencingToken: () => number | undefined;
   private readonly listingListeners: ((sourceId: string) => void)[] = [];
+  /** Changes this replica learnt of (see the class comment); the version while the subscription stands. */
+  private changes = 0;
+  /** Whether `listen()` subscribed: before, other replicas' writes are not heard. */
+  private listening = false;
+  private readonly epochMs: number;
+  private epoch = 0;
 
-  /** Writes come from the leading replica: no local version, every read renders. */
-  version(): undefined {
-    return undefined;
-  }
   constructor(
     private readonly redis: RedisConnection,
     options: RedisSnapshotCacheOptions = {},
@@ -65,6 +75,7 @@ export class RedisSnapshotCache implements SnapshotCache {
     this.markets = new LocalSnapshotTable(maxAge);
     this.books = new LocalSnapshotTable(maxAge);
     this.health = new LocalSnapshotTable(maxAge);
+    this.epochMs = Math.max(1, maxAge / 2);
     this.keys = {
       market: redis.key('snapshot', 'market'),
       book: redis.key('snapshot', 'book'),
@@ -78,16 +89,36 @@ export class RedisSnapshotCache implements SnapshotCache {
 
   /** Starts following other replicas' writes; call once the connection is open. */
   async listen(): Promise<void> {
-    // Messages may have been missed while disconnected: nothing local is trusted until re-read.
+    // Messages may have been missed while disconnected: nothing local is trusted until re-read,
+    // and nothing rendered before the outage is reused after it.
     this.redis.onStateChange(() => {
       for (const t of [this.markets, this.books, this.health]) t.invalidateAll();
+      this.changes += 1;
     });
     await this.redis.subscriber.subscribe(this.channel, (message) => this.onChanged(message));
+    this.changes += 1;
+    this.listening = true;
+  }
+
+  /**
+   * A number that moves with every change this replica learns of, read synchronously: an answer
+   * rendered under it stands until the next invalidation arrives. Undefined while the connection
+   * (commands or subscriber) is not ready: invalidations may be missed then, so every answer is
+   * rendered; the return of the connection moves it. It also moves every half of the local copies'
+   * age bound, the backstop for an invalidation lost without the connection dropping.
+   */
+  version(): number | undefined {
+    if (!this.listening || !this.redis.connected) return undefined;
+    const epoch = Math.floor(Date.now() / this.epochMs);
+    if (epoch !== this.epoch) {
+      this.epoch = epoch;
+      this.changes += 1;
+    }
+    return this.changes;
   }
 
   async putMarket(snapshot: MarketSnapshot): Promise<void> {
-    await this.write('market', snapshot.marketId, snapshot);
-    this.markets.write(snapshot.marketId, snapshot);
+    await this.write('market', snapshot.marketId, snapshot, this.markets, () => this.markets.write(snapshot.marketId, snapshot));
   }
 
   async getMarket(marketId: string): Promise<MarketSnapshot | undefined> {
@@ -118,8 +149,7 @@ export class RedisSnapshotCache implements SnapshotCache {
   }
 
   async putOrderBook(book: OrderBookSnapshot): Promise<void> {
-    await this.write('book', book.marketId, book);
-    this.books.write(book.marketId, book);
+    await this.write('book', book.marketId, book, this.books, () => this.books.write(book.marketId, book));
   }
 
   async getOrderBook(marketId: string): Promise<OrderBookSnapshot | undefined> {
@@ -139,10 +169,11 @@ export class RedisSnapshotCache implements SnapshotCache {
   }
 
   async putSourceHealth(health: SourceHealth): Promise<void> {
-    await this.write('health', health.sourceId, health);
-    const list = this.localCopy(this.health, ALL_SOURCES);
-    if (list) this.health.write(ALL_SOURCES, bySourceId([...list.filter((h) => h.sourceId !== health.sourceId), health]));
-    else this.health.invalidate(ALL_SOURCES);
+    await this.write('health', health.sourceId, health, this.health, () => {
+      const list = this.localCopy(this.health, ALL_SOURCES);
+      if (list) this.health.write(ALL_SOURCES, bySourceId([...list.filter((h) => h.sourceId !== health.sourceId), health]));
+      else this.health.invalidate(ALL_SOURCES);
+    });
   }
 
   async getSourceHealth(sourceId: string): Promise<SourceHealth | undefined> {
@@ -168,7 +199,7 @@ export class RedisSnapshotCache implements SnapshotCache {
   }
 
   async putListing(sourceId: string, markets: readonly MarketDefinition[]): Promise<void> {
-    await this.write('listing', sourceId, markets);
+    await this.write('listing', sourceId, markets, undefined, () => undefined);
   }
 
   /** Read from Redis each time: listings are read at start and when another replica announces one. */
@@ -184,7 +215,24 @@ export class RedisSnapshotCache implements SnapshotCache {
     return this.redis.subscriber.isReady ? table.fresh(id) : undefined;
   }
 
-  private async write(kind: Kind, id: string, value: unknown): Promise<void> {
+  /**
+   * Writes to Redis, then `keep` updates the local copy; the version moves in the same turn, after
+   * it, so an answer rendered under the new version reads the new copy. A write that failed may
+   * still have landed (a timeout): its local copy is no longer trusted, and the version moves too.
+   */
+  private async write<V>(kind: Kind, id: string, value: unknown, table: LocalSnapshotTable<V> | undefined, keep: () => void): Promise<void> {
+    try {
+      await this.send(kind, id, value);
+      keep();
+    } catch (e) {
+      table?.invalidate(kind === 'health' ? ALL_SOURCES : id);
+      throw e;
+    } finally {
+      this.changes += 1;
+    }
+  }
+
+  private async send(kind: Kind, id: string, value: unknown): Promise<void> {
     const token = this.fencingToken();
     const message = `${this.redis.replicaId}|${kind}|${id}`;
     if (token === undefined) {
@@ -204,6 +252,10 @@ export class RedisSnapshotCache implements SnapshotCache {
     else if (kind === 'book') this.books.invalidate(id);
     else if (kind === 'health') this.health.invalidate(ALL_SOURCES);
     else if (kind === 'listing') for (const listener of this.listingListeners) listener(id);
+    else return;
+    // After the invalidation, in the same turn: an answer rendered from what it invalidated, under
+    // the version read before its data, is no longer current once it finishes.
+    this.changes += 1;
   }
 }
 
