@@ -3,7 +3,7 @@
  * profile is cut into one window per route (bench/lib/profile-summary.ts) and each window's self
  * time is grouped by cost centre: what part of a public request costs what.
  */
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, openSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { GatewayProcess, ROOT } from './lib/gateway.js';
 import { loadRun } from './lib/load.js';
@@ -16,6 +16,8 @@ const PROFILED = [
   { label: 'markets/BTC', path: '/api/v1/public/markets/BTC' },
   { label: 'markets', path: '/api/v1/public/markets' },
   { label: 'markets/BTC/history', path: '/api/v1/public/markets/BTC/history' },
+  { label: 'history 1h×24', path: '/api/v1/public/markets/BTC/history?resolution=1h&limit=24' },
+  { label: 'markets/BTC/orderbook', path: '/api/v1/public/markets/BTC/orderbook' },
 ] as const;
 
 export interface ProfileResult {
@@ -36,7 +38,15 @@ export interface ProfileResult {
 export async function profile(settings: Settings, command: string[], stamp: string): Promise<ProfileResult[]> {
   const dir = join(ROOT, 'bench/profiles', stamp);
   mkdirSync(dir, { recursive: true });
-  const gateway = await GatewayProcess.start({ command, markets: settings.markets[0]!, nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+  // In its default configuration, as users run it: the access log on (to /dev/null, so writing it costs what it costs).
+  const devNull = openSync('/dev/null', 'w');
+  const gateway = await GatewayProcess.start({
+    command,
+    markets: settings.markets[0]!,
+    nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+    env: { LOG_LEVEL: 'info', GATEWAY_ACCESS_LOG: 'true' },
+    stdout: devNull,
+  });
   const windows: { label: string; path: string; fromUs: number; toUs: number; requests: number }[] = [];
   try {
     for (const route of PROFILED) {

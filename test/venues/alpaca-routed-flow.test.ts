@@ -16,7 +16,7 @@ import { OTHER_WALLET, SIWE_DOMAIN, signedMessage, TEST_WALLET, walletSession } 
  * (ALPACA_ORDERS=paper for acct-1), against the local wire fake through the real SDK. A limit
  * order goes preview → approval → wallet re-authentication → execute, rests at Alpaca (open),
  * fills in part as Alpaca streams it, and is cancelled by DELETE; an agent session's market order
- * fills; another account is refused at preview. On the default store and on Redis.
+ * fills; another account is refused at preview. On SQLite (embedded mode) and on Redis.
  */
 const KEY_ID = 'PKROUTEDFLOW00001';
 const SECRET = 'routed-flow-secret-never-shown';
@@ -50,7 +50,7 @@ function bootstrap(): Keys {
 
 const redisUp = await redisForSuites();
 const stores: [string, boolean, () => Partial<GatewayConfig>][] = [
-  ['the default store', true, () => ({})],
+  ['SQLite', true, () => ({ dataDir: mkdtempSync(join(tmpdir(), 'gw-routed-sqlite-')) })],
   ['Redis', redisUp, () => ({ mode: 'redis', redisUrl: TEST_REDIS_URL, redisKeyPrefix: uniquePrefix('alpaca-routed') })],
 ];
 

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createClient } from 'graphql-ws';
@@ -21,7 +24,7 @@ import { SIWE_DOMAIN, signedMessage, TEST_WALLET, walletSession } from '../suppo
  */
 const redisUp = await redisForSuites();
 const STORES: [string, boolean, () => Partial<GatewayConfig>][] = [
-  ['the default store', true, () => ({})],
+  ['SQLite', true, () => ({ dataDir: mkdtempSync(join(tmpdir(), 'gw-routed-sqlite-')) })],
   ['Redis', redisUp, () => ({ mode: 'redis', redisUrl: TEST_REDIS_URL, redisKeyPrefix: uniquePrefix('hl-routed') })],
 ];
 
