@@ -100,3 +100,14 @@ export async function startChainVenue(
     },
   };
 }
+
+/**
+ * Mines the pending state once the head's second has passed, so the block's time is not in the
+ * future (the fake gives a second block within one second the next second's time, which the
+ * gateway would read as a venue clock ahead of its own and clamp).
+ */
+export async function mineInItsOwnSecond(fake: ChainReplay): Promise<ReturnType<ChainReplay['controls']['mine']>> {
+  const after = (fake.controls.head().timestamp + 1) * 1_000;
+  if (Date.now() < after) await new Promise((resolve) => setTimeout(resolve, after - Date.now()));
+  return fake.controls.mine();
+}

@@ -13,6 +13,7 @@ import {
   sourceOf,
   startChainVenue,
   type ChainVenueUnderTest,
+  mineInItsOwnSecond,
 } from '../support/chain-venue.js';
 
 /**
@@ -73,7 +74,7 @@ describe('Aave v3 reserves from the chain', () => {
       virtualUnderlyingBalance: scaled('100000000', 6),
       priceInMarketReferenceCurrency: scaled('1.0003', 8),
     });
-    const block = fake.controls.mine();
+    const block = await mineInItsOwnSecond(fake);
     const want = expected(fake, 'USDC');
     expect(want.supplyApy).toBe('7.5193'); // (1 + 0.0725/31536000)^31536000 − 1: a check of the test's own arithmetic
     const body = await eventually(

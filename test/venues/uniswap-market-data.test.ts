@@ -13,6 +13,7 @@ import {
   sourceOf,
   startChainVenue,
   type ChainVenueUnderTest,
+  mineInItsOwnSecond,
 } from '../support/chain-venue.js';
 
 /**
@@ -80,7 +81,7 @@ describe('Uniswap v3 pools from the chain', () => {
 
   it('serves a moved price at the time of its block, and samples it into the candles', async () => {
     fake.controls.setPoolPrice(ADDRESSES.poolUsdcWeth500, 'WETH', '3187.5');
-    const block = fake.controls.mine();
+    const block = await mineInItsOwnSecond(fake);
     const body = await eventually(
       async () => {
         const res = await gw.json('/api/v1/public/markets/WETH-USDC-500');
