@@ -195,7 +195,7 @@ export class ExchangeBook {
     const asset = this.venue.assets[wire.a];
     if (!asset || asset.isDelisted) return { error: `Asset ${wire.a} is not a listed perpetual.` };
     const tif = wire.t.limit?.tif;
-    if (tif !== 'Gtc' && tif !== 'Alo' && tif !== 'Ioc') return { error: 'replay fake: only limit orders (Gtc, Alo, Ioc) are implemented' };
+    if (tif !== 'Gtc' && tif !== 'Alo' && tif !== 'Ioc') return { error: 'Order type refused: this venue takes limit orders (Gtc, Alo, Ioc) only.' };
     if (!validPerpPrice(wire.p, asset.szDecimals)) return { error: 'Order has invalid price.' };
     if (!validSize(wire.s, asset.szDecimals)) return { error: 'Order has invalid size.' };
     const cloid = wire.c?.toLowerCase() ?? null;

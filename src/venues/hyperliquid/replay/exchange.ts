@@ -95,7 +95,8 @@ export class FakeExchange {
   }
 
   private async act(b: Body): Promise<ExchangeAnswer> {
-    if (b.vaultAddress !== undefined) return err('replay fake: vaultAddress is not implemented');
+    // The fake's accounts trade for themselves: no vault or subaccount is registered, as the venue answers for an unknown one.
+    if (b.vaultAddress !== undefined) return err(`Vault not registered: ${String(b.vaultAddress)}`);
     // An action signed with expiresAfter is refused once the venue's clock has passed it (the wording as reported by clients).
     if (b.expiresAfter !== undefined && b.expiresAfter < this.venue.now()) return err('Action already expired');
     const signer = await l1Signer(b, this.network);
@@ -111,7 +112,8 @@ export class FakeExchange {
     switch (action.type) {
       case 'order': {
         if (!Array.isArray(action.orders)) return deserialize('missing field `orders`');
-        if (action.grouping !== 'na') return err('replay fake: only grouping `na` is implemented');
+        // TP/SL groupings attach trigger orders, which this venue's accounts do not take (see exchange-book.ts).
+        if (action.grouping !== 'na') return err(`Grouping ${String(action.grouping)} is refused: this venue takes grouping na only.`);
         const next = this.nextOrders.shift();
         const statuses: OrderStatusAnswer[] = (action.orders as WireOrder[]).map((o) => this.book.place(account, o, now, next?.reject));
         return ok('order', statuses);
@@ -131,7 +133,8 @@ export class FakeExchange {
         );
       }
       default:
-        return { status: 500, contentType: TEXT, body: `replay fake: exchange action \`${String(action.type)}\` is not implemented` };
+        // An action type the fake venue does not take is refused as the venue refuses a body it cannot read.
+        return deserialize(`unknown variant \`${String(action.type)}\``);
     }
   }
 }

@@ -122,8 +122,9 @@ async function handle(state: HttpState, req: IncomingMessage, res: ServerRespons
   }
 
   if (!state.exchange) {
-    send(res, 501, TEXT, 'replay fake: POST /exchange is not implemented (pass `exchange` to startHyperliquidReplay)');
-    return finish(501);
+    // A venue started for market data only: it holds no accounts, so no action can be taken (pass `trading` to startHyperliquidReplay).
+    send(res, 403, TEXT, 'This venue serves market data only: it holds no trading accounts.');
+    return finish(403);
   }
   const answer = await state.exchange(body, rawBody);
   if (answer.hang) {

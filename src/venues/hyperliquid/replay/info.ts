@@ -250,13 +250,9 @@ function answer(venue: ReplayVenue, raw: string, body: Body, type: string, userI
       return json(recorded?.[0] ?? { universe: [], tokens: [] }, type);
     }
     default:
-      return {
-        status: 500,
-        contentType: TEXT,
-        body: `replay fake: info type \`${type}\` is known to the venue but not implemented by the fake`,
-        type,
-        items: 0,
-      };
+      // The fake venue serves the types above (what the gateway reads, and the user types with `trading`); another
+      // type the venue knows is answered as the venue answers what it cannot serve: 500 with a JSON null.
+      return { status: 500, contentType: JSON_TYPE, body: 'null', type, items: 0 };
   }
 }
 

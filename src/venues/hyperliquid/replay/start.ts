@@ -23,7 +23,7 @@ export interface HyperliquidReplayOptions {
   snapshotOnSubscribe?: boolean;
   /** List the recorded spot mids (`@107`, `PURR/USDC`, ...) in allMids, as the venue does (default true). */
   includeSpotMids?: boolean;
-  /** Answers POST /exchange with a handler of the test's own (default: 501, not implemented; `trading` runs the fake exchange instead). */
+  /** Answers POST /exchange with a handler of the test's own (default: 403, a venue of market data only; `trading` runs the fake exchange instead). */
   exchange?: ExchangeHandler;
   /**
    * Runs the fake exchange (exchange.ts): signed order, cancel and cancelByCloid actions of these

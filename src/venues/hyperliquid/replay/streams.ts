@@ -287,7 +287,10 @@ export class ReplayStreams {
   private post(conn: Connection, id: unknown, request: unknown): void {
     const r = (typeof request === 'object' && request !== null ? request : {}) as Record<string, unknown>;
     if (r.type !== 'info') {
-      return this.send(conn, { channel: 'post', data: { id, response: { type: 'error', payload: 'replay fake: only info post requests are implemented' } } });
+      return this.send(conn, {
+        channel: 'post',
+        data: { id, response: { type: 'error', payload: 'This venue takes info post requests only: send actions to POST /exchange.' } },
+      });
     }
     const answer = answerInfo(this.venue, JSON.stringify(r.payload ?? null), this.userInfo);
     if (answer.status !== 200) return this.send(conn, { channel: 'post', data: { id, response: { type: 'error', payload: answer.body } } });
