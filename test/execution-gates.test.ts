@@ -47,6 +47,20 @@ describe('each gate code through a real path, with the DESIGN status and nothing
     expect(body).toMatchObject({ code: 'EXECUTION_DISABLED', details: { gate: 'feature_flag' } });
   });
 
+  it('a limit that would rest (gtc, alo) is a 400 on a paper venue, which fills immediate-or-cancel; nothing is recorded', async () => {
+    for (const timeInForce of ['gtc', 'alo']) {
+      const order = perpOrder(next(), { metadata: { side: 'buy', type: 'limit', price: '60000', timeInForce } });
+      for (const path of ['/api/v1/execute/preview', '/api/v1/execute']) {
+        const res = await call(gw, 'POST', path, keys.full, order);
+        expect(res.status).toBe(400);
+        expect(await res.json()).toMatchObject({ code: 'invalid_request', details: { field: 'metadata.timeInForce' } });
+      }
+      expect((await call(gw, 'GET', `/api/v1/execute/references/${order.referenceId}`, keys.full)).status).toBe(404);
+    }
+    const ioc = perpOrder(next(), { metadata: { side: 'buy', type: 'limit', price: '60000', timeInForce: 'ioc' } });
+    expect((await call(gw, 'POST', '/api/v1/execute/preview', keys.full, ioc)).status).toBe(200);
+  });
+
   it('ACTION_NOT_CERTIFIED (403) for a partner-required action', async () => {
     const order = { protocol: 'paper-equities', action: 'options_order', assetIn: { token: 'AAPL', amount: '1' }, referenceId: next() };
     const preview = await (await call(gw, 'POST', '/api/v1/execute/preview', keys.full, order)).json();
