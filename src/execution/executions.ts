@@ -17,7 +17,7 @@ import { resolveTarget } from './target.js';
 import type { Quote } from './venues/execution-venue.js';
 import { conflict, invalidField, notFound } from '../errors/error-factories.js';
 import { venueRefused } from '../errors/venue-refusals.js';
-import { applyVenueOrder, routedMarketOf, routedVenueOf, withOrderLock } from './routed-orders.js';
+import { applyVenueOrder, executionStateOf, fillOf, OrderBusy, routedMarketOf, routedVenueOf, withOrderLock } from './routed-orders.js';
 import { VenueRefusal } from './venues/routed-venue.js';
 
 export const executionKey = (accountId: string, referenceId: string) => `execute:${accountId}:${referenceId}`;
@@ -240,10 +240,17 @@ export class Executions {
       deps.logger.warn({ executionId, err: err instanceof Error ? err.message : String(err) }, 'venue did not answer a cancel');
       throw venueRefused('VENUE_UNHEALTHY', venue.protocolId, 'no answer to the cancel; the order may still rest (read the execution back)', { executionId });
     }
-    return withOrderLock(deps, executionId, async (e) => {
-      await applyVenueOrder(deps, e, state, { cancelRequested: true });
-      return e;
-    });
+    try {
+      return await withOrderLock(deps, executionId, async (e) => {
+        await applyVenueOrder(deps, e, state, { cancelRequested: true });
+        return e;
+      });
+    } catch (err) {
+      if (!(err instanceof OrderBusy)) throw err;
+      // The venue answered the cancel; another update of this order holds its lock and records the same news.
+      const { state: now, resting } = executionStateOf(state);
+      return { ...found, state: now, fill: fillOf(state, found.order.amount) ?? found.fill, order: { ...found.order, resting } };
+    }
   }
 
   /** Consumes the approval or counts the session spend; the refusal when that fails. */
