@@ -209,8 +209,9 @@ export class AlpacaTrading implements RoutedVenue {
     return {
       // The account number, never a key.
       account: account.accountNumber ?? account.id,
-      available: { USD: account.buyingPower ?? '0' },
-      equity: { USD: account.equity ?? '0' },
+      // What Alpaca did not send is not shown (never a 0 in its place).
+      available: account.buyingPower ? { USD: account.buyingPower } : {},
+      equity: account.equity ? { USD: account.equity } : {},
       positions: positions.map((p) => ({
         marketId: equityMarketId(p.symbol),
         size: p.side === 'short' && !p.qty.startsWith('-') ? `-${p.qty}` : p.qty,
