@@ -113,8 +113,18 @@ function track(transport: hl.WebSocketTransport): hl.WebSocketTransport {
   return transport;
 }
 
+/** Stop `fake`'s clock at the machine's now until the test ends, so a minute or hour boundary crossed mid-test cannot move the newest candle. */
+function freezeClock(fake: HyperliquidReplay): number {
+  const now = Date.now();
+  fake.controls.setNow(now);
+  frozen.push(fake);
+  return fake.controls.now();
+}
+const frozen: HyperliquidReplay[] = [];
+
 afterEach(async () => {
   vi.useRealTimers();
+  for (const fake of frozen.splice(0)) fake.controls.setNow(null);
   await Promise.all(transports.splice(0).map((t) => t.close().catch(() => undefined)));
 });
 
@@ -193,7 +203,7 @@ describe('info endpoint through InfoClient + HttpTransport', () => {
   });
 
   it('candleSnapshot: every interval, aligned and ascending, within startTime/endTime (the candle holding startTime included)', async () => {
-    const now = fake.controls.now();
+    const now = freezeClock(fake);
     for (const interval of INTERVALS) {
       const candles = z.array(Candle).parse(await info.candleSnapshot({ coin: 'ETH', interval, startTime: now - 30 * DAY }));
       expect(candles.length, interval).toBeGreaterThan(0);
@@ -224,7 +234,7 @@ describe('info endpoint through InfoClient + HttpTransport', () => {
   });
 
   it('candleSnapshot: at most 5000 candles, only the 5000 most recent exist, none before listing', async () => {
-    const now = fake.controls.now();
+    const now = freezeClock(fake);
     const minutes = await info.candleSnapshot({ coin: 'SOL', interval: '1m', startTime: now - 10 * DAY });
     expect(minutes).toHaveLength(5000);
     expect(minutes[0]!.t).toBe(Math.floor(now / MINUTE) * MINUTE - 4999 * MINUTE);
