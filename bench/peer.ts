@@ -26,6 +26,14 @@ import { headersFor, NOT_COPIED, PUBLIC_TARGETS, sideOf, type PublicTarget, type
 /** Every public GET route once (the encoded variants of the list are the same route). */
 export const PEER_TARGETS: readonly PublicTarget[] = PUBLIC_TARGETS.filter((t) => t.encoding === '');
 
+/** The peer part's routes: every one, or those `BENCH_PEER_ROUTES` names (by label). */
+function peerTargets(only: readonly string[] | undefined): readonly PublicTarget[] {
+  if (only === undefined) return PEER_TARGETS;
+  const unknown = only.filter((label) => !PEER_TARGETS.some((t) => t.label === label));
+  if (unknown.length > 0) throw new Error(`BENCH_PEER_ROUTES: unknown route ${unknown.join(', ')} (known: ${PEER_TARGETS.map((t) => t.label).join(', ')})`);
+  return PEER_TARGETS.filter((t) => only.includes(t.label));
+}
+
 const SERVERS = ['on', 'peer', 'raw', 'off'] as const;
 type Server = (typeof SERVERS)[number];
 /** The servers whose log is counted. */
@@ -72,6 +80,7 @@ function takeLines(file: string): number {
 }
 
 export async function peerReads(settings: Settings, command: string[]): Promise<PeerReads> {
+  const targets = peerTargets(settings.peerRoutes);
   const requested = settings.markets[0] ?? 10;
   const dir = mkdtempSync(join(tmpdir(), 'gw-bench-peer-'));
   const logFile = Object.fromEntries(LOGGING.map((s) => [s, join(dir, `${s}.log`)])) as Record<Logging, string>;
@@ -92,7 +101,7 @@ export async function peerReads(settings: Settings, command: string[]): Promise<
 
     // The gateway's answers, fetched once as raw bytes, become the baseline's and the peer's.
     const entries: BaselineEntry[] = [];
-    for (const t of PEER_TARGETS) {
+    for (const t of targets) {
       const res = await rawGet(on.url + t.path, headersFor(t) ?? {});
       if (res.status < 200 || res.status > 299) throw new Error(`gateway GET ${t.path} answered ${res.status}: ${res.body.toString('utf8').slice(0, 200)}`);
       const headers = Object.entries(res.headers).flatMap(([k, v]) =>
@@ -102,9 +111,9 @@ export async function peerReads(settings: Settings, command: string[]): Promise<
     }
     const raw = await BaselineProcess.start(entries, join(dir, 'responses.json'));
     stops.push(() => raw.stop());
-    const peer = await PeerProcess.start({ routes: [...new Set(PEER_TARGETS.map((t) => t.route))], entries }, join(dir, 'peer.json'), fds.peer);
+    const peer = await PeerProcess.start({ routes: [...new Set(targets.map((t) => t.route))], entries }, join(dir, 'peer.json'), fds.peer);
     stops.push(() => peer.stop());
-    for (const [i, t] of PEER_TARGETS.entries()) {
+    for (const [i, t] of targets.entries()) {
       const body = Buffer.from(entries[i]!.body, 'base64');
       for (const [name, url] of [
         ['baseline', raw.url],
@@ -134,16 +143,16 @@ export async function peerReads(settings: Settings, command: string[]): Promise<
         ...(headersFor(t) ? { headers: headersFor(t)! } : {}),
       });
 
-    if (settings.warmup > 0) for (const t of PEER_TARGETS) for (const which of SERVERS) await load(which, t, settings.warmup);
+    if (settings.warmup > 0) for (const t of targets) for (const which of SERVERS) await load(which, t, settings.warmup);
     await sleep(250);
     for (const s of LOGGING) takeLines(logFile[s]);
 
     type Run = LoadRun & { lines: number };
-    const runs = new Map<PublicTarget, Record<Server, Run[]>>(PEER_TARGETS.map((t) => [t, { on: [], peer: [], raw: [], off: [] }]));
+    const runs = new Map<PublicTarget, Record<Server, Run[]>>(targets.map((t) => [t, { on: [], peer: [], raw: [], off: [] }]));
     for (let round = 0; round < settings.runs; round++) {
       // Each server first in turn: drift within a round hits all four alike over the rounds.
       const order = SERVERS.map((_, i) => SERVERS[(i + round) % SERVERS.length]!);
-      for (const t of PEER_TARGETS) {
+      for (const t of targets) {
         for (const which of order) {
           const run = await load(which, t, settings.duration);
           let lines = Number.NaN;
@@ -162,7 +171,7 @@ export async function peerReads(settings: Settings, command: string[]): Promise<
         }
       }
     }
-    const results = PEER_TARGETS.map((t, i): PeerResult => {
+    const results = targets.map((t, i): PeerResult => {
       const r = runs.get(t)!;
       const side = (which: Server): PeerSide => ({
         ...sideOf(r[which]),

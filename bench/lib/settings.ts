@@ -88,6 +88,11 @@ export const settings = {
   redisReads: redisReplicas('BENCH_REDIS_READS', ['follower', 'leader']),
   /** graphql-ws subscriber counts spread over two Redis replicas (the ingest leader's updates reach the other through Redis). */
   redisSubscribers: list('BENCH_REDIS_SUBSCRIBERS', [10_000]),
+  /** Peer part: only the routes with these labels (comma-separated, as printed: `history 1h×24,markets/BTC/orderbook`); every route when unset. */
+  peerRoutes: raw('BENCH_PEER_ROUTES')
+    ?.split(',')
+    .map((r) => r.trim())
+    .filter(Boolean),
   runs: num('BENCH_RUNS', 3, { min: 1, integer: true }),
   /** Seconds per autocannon run. */
   duration: num('BENCH_DURATION', 5, { min: 0.5 }),
