@@ -30,6 +30,30 @@ async function execute(order: Record<string, unknown>): Promise<{ status: number
   return { status: res.status, body: await res.json() };
 }
 
+/** executionUpdated over a real graphql-ws client, subscribed before it returns: the events as they arrive. */
+async function followExecutions(selection: string): Promise<{ events: any[]; close: () => Promise<void> }> {
+  const events: any[] = [];
+  const client = createClient({
+    url: gw.baseUrl.replace('http', 'ws') + '/graphql',
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${keys.full}` },
+  });
+  const done = new Promise<void>((resolve, reject) =>
+    client.subscribe(
+      { query: `subscription { executionUpdated { ${selection} } }` },
+      { next: (m) => void events.push(m.data?.executionUpdated), error: reject, complete: resolve },
+    ),
+  );
+  await new Promise((r) => setTimeout(r, 200));
+  return {
+    events,
+    close: async () => {
+      await client.dispose();
+      await done.catch(() => undefined);
+    },
+  };
+}
+
 const read = async (executionId: string) => (await (await call(gw, 'GET', `/api/v1/execute/executions/${executionId}`, keys.full)).json()) as any;
 
 beforeAll(async () => {
@@ -52,19 +76,7 @@ afterAll(() => gw.close());
 
 describe('an order that rests at its venue', () => {
   it('is open, then partially filled and filled as the venue streams it; REST and subscriptions follow, and the audit chain', async () => {
-    const events: any[] = [];
-    const client = createClient({
-      url: gw.baseUrl.replace('http', 'ws') + '/graphql',
-      webSocketImpl: WebSocket,
-      connectionParams: { authorization: `Bearer ${keys.full}` },
-    });
-    const done = new Promise<void>((resolve, reject) =>
-      client.subscribe(
-        { query: 'subscription { executionUpdated { executionId state fill { filledAmount } order { clientOrderId resting } } }' },
-        { next: (m) => void events.push(m.data?.executionUpdated), error: reject, complete: resolve },
-      ),
-    );
-    await new Promise((r) => setTimeout(r, 200));
+    const { events, close } = await followExecutions('executionId state fill { filledAmount } order { clientOrderId resting }');
     const { status, body } = await execute(limit('rest-1'));
     expect(status).toBe(200);
     expect(body).toMatchObject({ state: 'open', order: { resting: true, venueOrderId: 'v-1' }, fill: null });
@@ -80,8 +92,7 @@ describe('an order that rests at its venue', () => {
     expect(events.filter((e) => e.executionId === body.executionId).map((e) => e.state)).toEqual(
       expect.arrayContaining(['open', 'partially_filled', 'filled']),
     );
-    await client.dispose();
-    await done.catch(() => undefined);
+    await close();
     const audit = await (await call(gw, 'GET', '/api/v1/audit?limit=50', keys.full)).json();
     const mine = audit.entries.filter((e: any) => JSON.stringify(e).includes(body.executionId)).map((e: any) => JSON.stringify(e));
     for (const state of ['open', 'partially_filled', 'filled'])
@@ -89,6 +100,34 @@ describe('an order that rests at its venue', () => {
         mine.some((e: string) => e.includes(`"state":"${state}"`)),
         state,
       ).toBe(true);
+    expect(audit.chainValid).toBe(true);
+  });
+
+  it('filled before its fills were read: the fee the venue reports later is recorded, told and audited; an older update never undoes it', async () => {
+    const { events, close } = await followExecutions('executionId state fill { fee price }');
+    const { body } = await execute(limit('fee-later-1'));
+    const id = body.order.clientOrderId;
+    const unknownFee = venue.fillOrder(id, undefined, '59990', { feeUnknown: true });
+    await waitFor(async () => (await read(body.executionId)).state === 'filled');
+    expect((await read(body.executionId)).fill).toMatchObject({ filledAmount: '0.1', price: '59990', fee: '0' });
+
+    venue.reportFills(id, '2.9995', '59990');
+    await waitFor(async () => (await read(body.executionId)).fill.fee === '2.9995');
+    const after = await read(body.executionId);
+    expect(after).toMatchObject({ state: 'filled', fill: { filledAmount: '0.1', price: '59990', notional: '5999', fee: '2.9995', feeToken: 'USDC' } });
+    await waitFor(() => events.some((e) => e?.executionId === body.executionId && e.fill?.fee === '2.9995'));
+
+    // The update without fees, arriving after the one with them: the fee stays the venue's.
+    venue.streamLate(unknownFee);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await read(body.executionId)).fill.fee).toBe('2.9995');
+    expect((await read(body.executionId)).history.filter((h: any) => h.state === 'filled')).toHaveLength(1);
+
+    await close();
+    const audit = await (await call(gw, 'GET', '/api/v1/audit?limit=50', keys.full)).json();
+    const reported = audit.entries.filter((e: any) => JSON.stringify(e).includes(body.executionId) && JSON.stringify(e).includes('"fillReported":true'));
+    expect(reported).toHaveLength(1);
+    expect(JSON.stringify(reported[0])).toContain('"fee":"2.9995"');
     expect(audit.chainValid).toBe(true);
   });
 

@@ -115,6 +115,7 @@ export async function applyVenueOrder(deps: ExecutionDeps, e: Execution, s: Rout
   const next = { state, order: { ...e.order, resting } };
   const filledBefore = new Decimal(e.fill?.filledAmount ?? '0');
   const moreFilled = new Decimal(s.filledAmount).gt(filledBefore);
+  if (state === e.state && new Decimal(s.filledAmount).eq(filledBefore)) return correctFill(deps, e, s, extra);
   if (rank(next) < rank(e) || (rank(next) === rank(e) && !moreFilled && state === e.state)) return false;
   if (isSettled(e)) return false;
   e.order = { ...e.order, resting, venueOrderId: s.venueOrderId ?? e.order.venueOrderId };
@@ -123,5 +124,33 @@ export async function applyVenueOrder(deps: ExecutionDeps, e: Execution, s: Rout
   if (isSettled({ state, order: e.order })) await settleSpend(deps, { ...e, state });
   await advance(deps, e, state, reason);
   await auditExecution(deps, e, { venue: e.protocol, clientOrderId: e.order.clientOrderId, venueOrderId: e.order.venueOrderId, ...extra });
+  return true;
+}
+
+/**
+ * The venue's fills reported after the state they belong to (an immediate fill whose fills could
+ * not be read when it was answered: its fee unknown as 0, its price the order's): the same state
+ * and size, now with the fills' fees and average price. The execution's fill takes them (its
+ * agent-session spend follows the notional), subscribers are told and the audit chain says so;
+ * nothing else moves. Only a report that carries fees corrects: one without (a look-up whose fills
+ * read failed, an update older than the fills) never undoes what the fills said.
+ */
+async function correctFill(deps: ExecutionDeps, e: Execution, s: RoutedOrderState, extra: Record<string, unknown>): Promise<boolean> {
+  const fill = e.order ? fillOf(s, e.order.amount) : null;
+  if (!fill || !e.fill || new Decimal(fill.fee).lte(0)) return false;
+  const same = new Decimal(fill.fee).eq(e.fill.fee) && fill.feeToken === e.fill.feeToken && new Decimal(fill.price).eq(e.fill.price);
+  if (same) return false;
+  e.fill = fill;
+  e.updatedAt = deps.clock.now();
+  if (isSettled(e)) await settleSpend(deps, e);
+  await deps.executions.update(e);
+  deps.events.publish('execution:updated', structuredClone(e));
+  await auditExecution(deps, e, {
+    venue: e.protocol,
+    clientOrderId: e.order!.clientOrderId,
+    venueOrderId: e.order!.venueOrderId,
+    fillReported: true,
+    ...extra,
+  });
   return true;
 }

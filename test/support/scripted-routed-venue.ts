@@ -88,17 +88,34 @@ export class ScriptedRoutedVenue implements RoutedVenue {
     return state;
   }
 
-  /** The venue fills `amount` more of an order (all of it by default) at `price`, and streams it. */
-  fillOrder(clientOrderId: string, amount?: string, price = '100'): RoutedOrderState {
+  /**
+   * The venue fills `amount` more of an order (all of it by default) at `price`, and streams it;
+   * `feeUnknown`: the update says no fee (its fills not read yet), as a venue's order update can.
+   */
+  fillOrder(clientOrderId: string, amount?: string, price = '100', options: { feeUnknown?: boolean } = {}): RoutedOrderState {
     const o = this.orders.get(clientOrderId);
     if (!o) throw new Error(`no order ${clientOrderId}`);
     const filled = Number(o.filledAmount) + Number(amount ?? Number(o.order.amount) - Number(o.filledAmount));
     o.filledAmount = String(filled);
     o.averagePrice = price;
-    o.fee = String(filled * Number(price) * 0.0005);
+    o.fee = options.feeUnknown ? '0' : String(filled * Number(price) * 0.0005);
     o.status = filled >= Number(o.order.amount) ? 'filled' : 'partially_filled';
     o.at = Date.now();
     return this.publish(o);
+  }
+
+  /** The venue's fills of an order reported later: its fee (and average price) as they say, streamed. */
+  reportFills(clientOrderId: string, fee: string, averagePrice?: string): RoutedOrderState {
+    const o = this.orders.get(clientOrderId);
+    if (!o) throw new Error(`no order ${clientOrderId}`);
+    o.fee = fee;
+    if (averagePrice !== undefined) o.averagePrice = averagePrice;
+    return this.publish(o);
+  }
+
+  /** Streams `state` as the venue's update of its order, whatever the venue holds (an update that arrives late). */
+  streamLate(state: RoutedOrderState): void {
+    if (this.alive) for (const f of this.followers) f({ ...state });
   }
 
   async cancel(clientOrderId: string): Promise<RoutedOrderState> {

@@ -199,6 +199,29 @@ for (const [storeName, available, storeConfig] of STORES) {
         expect((await read(execution.executionId)).state).toBe('filled');
       });
 
+      it('a market order whose fills cannot be read when it fills: its fee comes from the venue’s fills on the stream, never left at 0', async () => {
+        const market = order('hl-agent-fee-later', { side: 'buy', type: 'market' });
+        await freshBook();
+        expect((await call(gw, 'POST', '/api/v1/execute/preview', keys.full, market)).status).toBe(200);
+        await freshBook();
+        // The adapter's read of the order's fills after the fill fails; the venue's user stream still carries them.
+        fake.controls.serverErrorNext(1, { status: 500 }, { type: 'userFills' });
+        const res = await call(gw, 'POST', '/api/v1/execute', keys.full, market);
+        const execution = await res.json();
+        expect(res.status, JSON.stringify(execution)).toBe(200);
+        expect(execution).toMatchObject({ state: 'filled', fill: { filledAmount: '0.01', feeToken: 'USDC' } });
+        const fee = await eventually(
+          async () => {
+            const fill = (await read(execution.executionId)).fill;
+            return Number(fill.fee) > 0 ? fill : undefined;
+          },
+          10_000,
+          'the fee from the venue’s fills',
+        );
+        expect(Number(fee.fee)).toBeCloseTo(Number(fee.price) * 0.01 * 0.00045, 5);
+        expect((await read(execution.executionId)).state).toBe('filled');
+      });
+
       it('the venue’s rules refuse at preview: a price off the tick is a 400 naming the rule, nothing sent', async () => {
         const before = fake.controls.requests().filter((r) => r.path === '/exchange').length;
         const res = await call(gw, 'POST', '/api/v1/execute/preview', session, order('hl-tick', { side: 'buy', type: 'limit', price: '29000.55' }));
