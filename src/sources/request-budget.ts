@@ -20,7 +20,8 @@ const WINDOW_MS = 60_000;
  * it measures what the venue sees.
  */
 export class RequestBudget {
-  private readonly spent: { at: number; weight: number }[] = [];
+  /** The minute's spending, oldest first; `charged`: sent by others at once (charge), which the polls do not wait for. */
+  private readonly spent: { at: number; weight: number; charged?: boolean }[] = [];
   private readonly waiting: Record<RequestPriority, Waiting[]> = { poll: [], background: [] };
   private pausedUntil = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -45,6 +46,26 @@ export class RequestBudget {
     });
   }
 
+  /**
+   * Counts `weight` as spent now without waiting: a request the venue counts against the same
+   * limit but that must not queue behind the data (an order, a look-up of one). Background
+   * requests then wait for the room it took; polls do not (they keep the served data current,
+   * and their share of the minute stays theirs). Nothing once closed.
+   */
+  charge(weight: number): void {
+    if (this.closed || !(weight > 0)) return;
+    const at = this.now();
+    this.spent.push({ at, weight, charged: true });
+    this.onSpend?.({ at, weight });
+    this.serve();
+  }
+
+  /** Weight charged by others (charge) in the last minute. */
+  chargedLastMinute(): number {
+    this.expire(this.now());
+    return this.used((s) => s.charged === true);
+  }
+
   /** Counts what another replica sent in the last minute (a new leader starts from the fleet's spending). */
   restore(spent: readonly Spending[]): void {
     const now = this.now();
@@ -63,7 +84,7 @@ export class RequestBudget {
   /** Weight spent in the last minute. */
   spentLastMinute(): number {
     this.expire(this.now());
-    return this.used();
+    return this.used(() => true);
   }
 
   /** Stops waiting: every pending and later `take` rejects. */
@@ -94,7 +115,7 @@ export class RequestBudget {
       if (!next) return;
       const now = this.now();
       this.expire(now);
-      const wakeAt = now < this.pausedUntil ? this.pausedUntil : this.fitsAt(next.weight, this.ceiling(priority), now);
+      const wakeAt = now < this.pausedUntil ? this.pausedUntil : this.fitsAt(next.weight, priority, now);
       if (wakeAt > now) {
         this.timer = setTimeout(() => this.serve(), Math.max(5, wakeAt - now));
         this.timer.unref();
@@ -108,20 +129,23 @@ export class RequestBudget {
     }
   }
 
-  /** When `weight` more fits under `ceiling`: now, or once enough of the minute's spending has left the window. */
-  private fitsAt(weight: number, ceiling: number, now: number): number {
-    let used = this.used();
+  /** When `weight` more fits under `priority`'s ceiling: now, or once enough of the minute's spending (what it counts) has left the window. */
+  private fitsAt(weight: number, priority: RequestPriority, now: number): number {
+    const ceiling = this.ceiling(priority);
+    const counts = priority === 'poll' ? (s: { charged?: boolean }) => !s.charged : () => true;
+    let used = this.used(counts);
     if (used + weight <= ceiling) return now;
     for (const s of this.spent) {
+      if (!counts(s)) continue;
       used -= s.weight;
       if (used + weight <= ceiling) return s.at + WINDOW_MS;
     }
     return now;
   }
 
-  private used(): number {
+  private used(counts: (s: { charged?: boolean }) => boolean): number {
     let sum = 0;
-    for (const s of this.spent) sum += s.weight;
+    for (const s of this.spent) if (counts(s)) sum += s.weight;
     return sum;
   }
 

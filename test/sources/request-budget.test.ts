@@ -74,6 +74,26 @@ describe('a venue request budget', () => {
     await expect(budget.take(1)).rejects.toThrow(/closed/);
   });
 
+  it('what others send at once (an order) is charged without waiting: background work waits for its room, polls keep theirs', async () => {
+    const told: number[] = [];
+    const budget = new RequestBudget(100, { reservedForPolls: 40 });
+    budget.onSpend = (s) => void told.push(s.weight);
+    budget.charge(50);
+    budget.charge(0); // nothing
+    expect(budget.spentLastMinute()).toBe(50);
+    expect(budget.chargedLastMinute()).toBe(50);
+    void track(budget, 'history', 20, 'background'); // 50 + 20 > 60 for background: waits for the charge to leave the window
+    void track(budget, 'poll', 90); // polls count only their own: 90 ≤ 100
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sent).toEqual(['poll@0']);
+    await vi.advanceTimersByTimeAsync(60_001);
+    expect(sent).toEqual(['poll@0', 'history@60000']);
+    expect(told).toEqual([50, 90, 20]);
+    budget.close();
+    budget.charge(10); // closed: nothing
+    expect(budget.chargedLastMinute()).toBe(0);
+  });
+
   it('refuses a reserve that leaves background work nothing', () => {
     expect(() => new RequestBudget(100, { reservedForPolls: 100 })).toThrow(/background/);
   });

@@ -8,6 +8,7 @@ import type { MarketDefinition } from '../../src/domain/market.js';
 import { GatewayError } from '../../src/errors/gateway-error.js';
 import type { ExecutionInstruction } from '../../src/execution/instruction.js';
 import type { Quote, VenueContext } from '../../src/execution/venues/execution-venue.js';
+import { RequestBudget } from '../../src/sources/request-budget.js';
 import { slippageBound, VenueOutcomeUnknown, VenueRefusal, type RoutedOrder, type RoutedOrderState } from '../../src/execution/venues/routed-venue.js';
 import { MemorySnapshotCache } from '../../src/stores/memory/memory-snapshot-cache.js';
 import { perpCatalogue, type UniverseAsset } from '../../src/venues/hyperliquid/hyperliquid-catalogue.js';
@@ -36,7 +37,9 @@ const cache = new MemorySnapshotCache();
 const silent = pino({ level: 'silent' });
 const opened: HyperliquidTrading[] = [];
 
-function tradingVenue(options: { signer?: ReturnType<typeof privateKeyToAccount>; account?: string; network?: 'mainnet' | 'testnet' } = {}) {
+function tradingVenue(
+  options: { signer?: ReturnType<typeof privateKeyToAccount>; account?: string; network?: 'mainnet' | 'testnet'; budget?: RequestBudget } = {},
+) {
   const v = new HyperliquidTrading(
     'hyperliquid',
     {
@@ -46,7 +49,7 @@ function tradingVenue(options: { signer?: ReturnType<typeof privateKeyToAccount>
       timeoutMs: 1_500,
       orders: { account: (options.account ?? master.address).toLowerCase() as `0x${string}`, boundAccount: ACCOUNT, signer: options.signer ?? agent },
     },
-    { markets: () => markets, logger: silent },
+    { markets: () => markets, logger: silent, ...(options.budget ? { budget: options.budget } : {}) },
   );
   opened.push(v);
   return v;
@@ -330,6 +333,37 @@ describe('what the venue does not say', () => {
     expect(err).toBeInstanceOf(VenueRefusal);
     expect(err).toMatchObject({ code: 'VENUE_UNHEALTHY', options: { retryable: true, retryAfterSeconds: 7 } });
     expect(fakeOrder(venue.clientOrderIdFor(ACCOUNT, 'limited-1'))).toBeUndefined();
+  });
+
+  it('every trading request is charged to the venue’s weight budget at the venue’s weight; a 429 pauses the budget by its Retry-After', async () => {
+    const budget = new RequestBudget(1_200);
+    const charged = tradingVenue({ budget });
+    const book = await ctx();
+    fake.controls.clearRequests(); // only the adapter's requests from here
+    const i = limit('charged-1', '29000');
+    const state = await charged.place(routed(charged, i, await charged.quote(i, book)));
+    await charged.lookup(state.clientOrderId);
+    const sent = fake.controls.requests();
+    expect(sent.map((r) => r.type)).toEqual(expect.arrayContaining(['order', 'orderStatus']));
+    // What the fake counted for them, as the venue counts weight per IP: the budget holds the same.
+    const venueWeight = sent.reduce((sum, r) => sum + r.weight, 0);
+    expect(venueWeight).toBeGreaterThan(0);
+    expect(budget.spentLastMinute()).toBe(venueWeight);
+    expect(budget.chargedLastMinute()).toBe(venueWeight);
+
+    fake.controls.rateLimitNext(1, 7, { path: '/exchange' });
+    await caught(previewAndPlace(charged, limit('charged-2', '29000')));
+    // Paused: the data's requests on this budget wait out the venue's seven seconds.
+    const started = Date.now();
+    let went = 0;
+    void budget
+      .take(2)
+      .then(() => (went = Date.now()))
+      .catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(went).toBe(0);
+    budget.close();
+    expect(Date.now() - started).toBeLessThan(7_000);
   });
 
   it('no answer within the timeout after the venue took it: outcome unknown, then the lookup by cloid finds it', async () => {

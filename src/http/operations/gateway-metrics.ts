@@ -93,7 +93,7 @@ export class GatewayMetrics implements UpstreamObserver {
     });
     const budget = new Gauge({
       name: 'gateway_upstream_budget_used_ratio',
-      help: 'Per real venue: request weight spent in the last minute as a share of its budget (never above 1)',
+      help: 'Per real venue: request weight spent in the last minute as a share of its budget (its market data never passes 1; orders charged without waiting may take it above)',
       labelNames: ['venue'],
       registers,
       collect() {

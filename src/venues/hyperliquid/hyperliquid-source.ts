@@ -14,6 +14,11 @@ import { HyperliquidStream } from './hyperliquid-stream.js';
 import { HyperliquidUpstream } from './hyperliquid-upstream.js';
 import { pollWeightPerMinute } from './hyperliquid-weights.js';
 
+/** The venue's weight budget per minute (HYPERLIQUID_WEIGHT_PER_MINUTE), the contexts poll's share kept free from the backfill. */
+export function hyperliquidBudget(settings: HyperliquidSettings): RequestBudget {
+  return new RequestBudget(settings.weightPerMinute, { reservedForPolls: pollWeightPerMinute(settings) });
+}
+
 /**
  * Hyperliquid's perpetuals as a market-data source (no key needed): the catalogue and contexts
  * (mark, mid, funding, open interest, day volume) polled by `metaAndAssetCtxs`, mids, books and
@@ -32,9 +37,9 @@ export class HyperliquidSource extends RealVenueSource<HyperliquidStream> implem
   constructor(
     id: string,
     private readonly settings: HyperliquidSettings,
-    private readonly deps: { logger: Logger; upstream: UpstreamObserver; now?: () => number },
+    private readonly deps: { logger: Logger; upstream: UpstreamObserver; now?: () => number; budget?: RequestBudget },
   ) {
-    const budget = new RequestBudget(settings.weightPerMinute, { reservedForPolls: pollWeightPerMinute(settings) });
+    const budget = deps.budget ?? hyperliquidBudget(settings);
     const upstream = new HyperliquidUpstream(id, settings, budget, deps.upstream);
     super(id, settings.pollMs, budget, upstream, deps.logger);
     this.upstreamState = upstream;

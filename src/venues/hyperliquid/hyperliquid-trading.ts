@@ -17,8 +17,10 @@ import {
   type VenueAccount,
   type VenueReadiness,
 } from '../../execution/venues/routed-venue.js';
+import type { RequestBudget } from '../../sources/request-budget.js';
 import { HyperliquidAccount } from './hyperliquid-account.js';
 import { HyperliquidAssets } from './hyperliquid-assets.js';
+import { chargedTransport } from './hyperliquid-charged-transport.js';
 import type { HyperliquidOrderSettings } from './hyperliquid-order-settings.js';
 import { orderState, type VenueFill } from './hyperliquid-order-states.js';
 import { HyperliquidOrderStream } from './hyperliquid-order-stream.js';
@@ -69,12 +71,19 @@ export class HyperliquidTrading implements RoutedVenue {
   constructor(
     readonly protocolId: string,
     private readonly settings: HyperliquidTradingSettings,
-    private readonly deps: { markets: () => readonly MarketDefinition[]; logger: Logger; now?: () => number },
+    private readonly deps: {
+      markets: () => readonly MarketDefinition[];
+      logger: Logger;
+      now?: () => number;
+      /** The venue's weight budget, which its market data spends too: every trading request is charged to it. */
+      budget?: RequestBudget;
+    },
   ) {
     this.now = deps.now ?? Date.now;
     this.boundAccount = settings.orders.boundAccount;
     this.paper = new OrderBookVenue({ protocolId, markets: deps.markets, feeRate: TAKER_FEE, style: 'perpetual' });
-    const transport = new HttpTransport({ isTestnet: settings.network === 'testnet', apiUrl: settings.apiUrl, timeout: settings.timeoutMs });
+    const http = new HttpTransport({ isTestnet: settings.network === 'testnet', apiUrl: settings.apiUrl, timeout: settings.timeoutMs });
+    const transport = chargedTransport(http, deps.budget, this.now);
     this.info = new InfoClient({ transport });
     // Every action expires: the venue refuses it once past, so an order can never land after the
     // reconciler took it as never placed (ROUTED_UNSEEN_MS after it was sent).

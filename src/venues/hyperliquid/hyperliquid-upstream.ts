@@ -47,7 +47,7 @@ export class HyperliquidUpstream {
 }
 
 /** A request's weight as the venue will count it, from what it asks for (a time range's items counted at most). */
-function estimatedWeight(type: string, payload: unknown, now: number): number {
+export function estimatedWeight(type: string, payload: unknown, now: number): number {
   const p = payload as { req?: { interval?: string; startTime?: number; endTime?: number }; startTime?: number; endTime?: number };
   if (type === 'candleSnapshot' && p.req?.interval && INTERVAL_MS[p.req.interval]) {
     const span = (p.req.endTime ?? now) - (p.req.startTime ?? now);

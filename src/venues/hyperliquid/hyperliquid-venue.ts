@@ -2,7 +2,7 @@ import { OrderBookVenue } from '../../execution/venues/order-book-venue.js';
 import { realVenueProtocol, type VenueModule } from '../venue-module.js';
 import { ORDER_VARIABLES } from './hyperliquid-order-settings.js';
 import { TAKER_FEE } from './hyperliquid-quote-rules.js';
-import { HyperliquidSource } from './hyperliquid-source.js';
+import { hyperliquidBudget, HyperliquidSource } from './hyperliquid-source.js';
 import { hyperliquidSettings } from './hyperliquid-settings.js';
 import { HyperliquidTrading } from './hyperliquid-trading.js';
 
@@ -32,6 +32,7 @@ export const hyperliquid: VenueModule = {
     const replayOf = common.replayed?.hyperliquid;
     const { orders } = settings;
     const execution = orders ? `${settings.network} orders` : 'paper execution';
+    const budget = hyperliquidBudget(settings);
     return {
       id: 'hyperliquid',
       kind: 'perpetuals',
@@ -44,11 +45,12 @@ export const hyperliquid: VenueModule = {
         ...(orders ? { orders: settings.network, account: orders.account } : {}),
       },
       protocols: [realVenueProtocol('hyperliquid', 'perpetuals', `Hyperliquid perpetuals (${settings.network} data, ${execution})`)],
-      createSource: ({ logger, upstream }) => new HyperliquidSource('hyperliquid', settings, { logger, upstream }),
+      // One weight budget for the venue: the market data and the orders spend the same per-IP limit.
+      createSource: ({ logger, upstream }) => new HyperliquidSource('hyperliquid', settings, { logger, upstream, budget }),
       createExecutionVenue: ({ directory, logger }) => {
         const markets = () => directory.ofProtocol('hyperliquid');
         // Routed to the venue with an API wallet; else paper orders against its real book (its taker fee, 0.045 %).
-        if (orders) return new HyperliquidTrading('hyperliquid', { ...settings, orders }, { markets, logger });
+        if (orders) return new HyperliquidTrading('hyperliquid', { ...settings, orders }, { markets, logger, budget });
         return new OrderBookVenue({ protocolId: 'hyperliquid', markets, feeRate: TAKER_FEE, style: 'perpetual' });
       },
     };
