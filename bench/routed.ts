@@ -1,7 +1,7 @@
 /**
  * Part `routed`: orders routed to a real venue, against its wire fake with a fixed round trip, the
  * gateway a separate process configured only by its variables; once per venue (routed-venues.ts):
- * Alpaca paper trading (`ALPACA_ORDERS=paper`).
+ * Alpaca paper trading (`ALPACA_ORDERS=paper`) and Hyperliquid testnet (an API wallet's key).
  *
  * - Overhead: the venue's own round trip (the same order placement straight to the fake, the same
  *   delay) against an agent key's preview and execute of a resting limit order through the
