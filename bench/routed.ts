@@ -71,12 +71,14 @@ export async function routedOrders(_settings: Settings, command: string[], venue
       metadata: { side: 'buy', type: 'limit', price: venue.resting.price, timeInForce: 'gtc' },
       referenceId,
     });
-    // The venue's market streamed (a fresh quote) before anything is timed.
+    // The venue's market streamed (a fresh quote) before anything is timed: a new referenceId each
+    // try, as a preview of the same one is answered again as it was.
     const deadline = Date.now() + 30_000;
-    for (;;) {
-      const p = await setup.call('POST', '/api/v1/execute/preview', key, restingOrder('ready'));
+    for (let attempt = 0; ; attempt++) {
+      const p = await setup.call('POST', '/api/v1/execute/preview', key, restingOrder(`ready-${attempt}`));
       if (p.status === 200 && p.body.executable === true) break;
-      if (Date.now() > deadline) throw new Error(`the gateway does not preview the order as executable after 30 s: ${JSON.stringify(p.body).slice(0, 300)}`);
+      if (Date.now() > deadline)
+        throw new Error(`the gateway does not preview the order as executable after 30 s: ${JSON.stringify(p.body?.gates ?? p.body).slice(0, 400)}`);
       await sleep(250);
     }
     // Closed: its sockets would idle through the venue's own round trips past the gateway's keep-alive timeout (5 s).
@@ -165,7 +167,7 @@ export async function routedOrders(_settings: Settings, command: string[], venue
       stream: { orders: executionIds.length, fillToAllFilledMs, lookups, pollsOfEachOrder: lookups >= executionIds.length },
     };
   } catch (error) {
-    if (g) say(`the gateway's last lines:\n${g.lines.slice(-20).join('\n')}`);
+    if (g?.lines.length) say(`the gateway's last lines:\n${g.lines.slice(-20).join('\n')}`);
     throw error;
   } finally {
     clearInterval(ticker);
