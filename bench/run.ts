@@ -20,6 +20,7 @@ import { publicReads, publicRows, redisReadRows } from './public-reads.js';
 import { subscriptionRows, subscriptions } from './subscriptions.js';
 import { venueReads, venueRows } from './venues.js';
 import { routedOrders, routedRows } from './routed.js';
+import { ROUTED_VENUES } from './routed-venues.js';
 
 async function main(): Promise<void> {
   const started = new Date();
@@ -35,18 +36,19 @@ async function main(): Promise<void> {
   const result: Record<string, unknown> = { startedAt: started.toISOString(), machine, settings, gatewayCommand: command };
 
   // A part that fails is reported as such; the others still run and the result is still written.
-  const part = async <T>(name: string, run: () => Promise<T>, toRows: (value: T) => Row[]): Promise<T | undefined> => {
+  // `label` names one run of a part that runs once per venue, in the result and in a failure's row.
+  const part = async <T>(name: string, run: () => Promise<T>, toRows: (value: T) => Row[], label = name): Promise<T | undefined> => {
     if (!settings.only.includes(name as (typeof settings.only)[number])) return undefined;
     try {
       const value = await run();
-      result[name] = value;
+      result[label] = value;
       rows.push(...toRows(value));
       return value;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      log(`${name}: FAILED: ${error instanceof Error ? error.stack : message}`);
-      result[name] = { error: message };
-      rows.push({ area: name, what: 'part failed', figure: message.split('\n')[0]!.slice(0, 160), pass: false });
+      log(`${label}: FAILED: ${error instanceof Error ? error.stack : message}`);
+      result[label] = { error: message };
+      rows.push({ area: label, what: 'part failed', figure: message.split('\n')[0]!.slice(0, 160), pass: false });
       process.exitCode = 1;
       return undefined;
     }
@@ -61,7 +63,7 @@ async function main(): Promise<void> {
   await part('money', () => moneyPath(settings, command), moneyRows);
   await part('profile', () => profile(settings, command, stamp), profileRows);
   await part('venues', () => venueReads(settings, command), venueRows);
-  await part('routed', () => routedOrders(settings, command), routedRows);
+  for (const venue of ROUTED_VENUES) await part('routed', () => routedOrders(settings, command, venue), routedRows, `routed ${venue}`);
 
   const grown = growth(pub?.results ?? [], pub?.sizes ?? [], subs ?? []);
   result.growth = grown;

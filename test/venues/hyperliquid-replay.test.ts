@@ -457,6 +457,33 @@ describe('HTTP faults as the SDK reports them', () => {
     expect(fake.controls.pendingFaults()).toBe(0);
   });
 
+  it('setLatency: every request to the path waits the fixed round trip; the other path does not; 0 removes it', async () => {
+    const timed = async (read: () => Promise<unknown>) => {
+      const started = performance.now();
+      await read();
+      return performance.now() - started;
+    };
+    fake.controls.setLatency(150, '/info');
+    try {
+      expect(await timed(() => info.allMids())).toBeGreaterThanOrEqual(145);
+      expect(await timed(() => info.meta())).toBeGreaterThanOrEqual(145);
+      fake.controls.setLatency(150, '/exchange');
+      // An /exchange request of a venue without trading (403) is answered after the same wait; /info is back to no wait.
+      fake.controls.setLatency(0, '/info');
+      const exchange = async () =>
+        (await fetch(`${fake.httpUrl}/exchange`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).text();
+      expect(await timed(exchange)).toBeGreaterThanOrEqual(145);
+      expect(await timed(() => info.allMids())).toBeLessThan(145);
+      fake.controls.setLatency(150);
+      expect(await timed(() => info.allMids())).toBeGreaterThanOrEqual(145);
+      fake.controls.setLatency(0);
+      expect(await timed(() => info.allMids())).toBeLessThan(145);
+      expect(await timed(exchange)).toBeLessThan(145);
+    } finally {
+      fake.controls.setLatency(0);
+    }
+  });
+
   it('counts request weight: 2 for l2Book/allMids, 20 for meta, +1 per 20 funding items, +1 per 60 candles', async () => {
     const fresh = await start();
     const client = infoClient(fresh);

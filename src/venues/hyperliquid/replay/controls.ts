@@ -1,7 +1,7 @@
 import { createExchangeControls, type ExchangeControls } from './exchange-controls.js';
 import type { FakeExchange } from './exchange.js';
 import type { FaultFilter, FaultQueue } from './faults.js';
-import type { HttpState } from './http.js';
+import type { HttpState, VenuePath } from './http.js';
 import type { ReceivedMessage, ReplayStreams, StreamSubscription } from './streams.js';
 import type { MinuteTotals, RecordedRequest, TrafficLog } from './traffic.js';
 import type { NewAsset, ReplayVenue } from './venue.js';
@@ -25,6 +25,11 @@ export interface HyperliquidReplayControls extends ExchangeControls {
   clearFaults(): void;
   /** Answer 429 (with Retry-After) once the sliding minute's weight would pass `limit`; null turns it off (the default). */
   enforceWeightLimit(limit: number | null): void;
+  /**
+   * A fixed venue round trip: every request to `path` (/exchange, /info, or both, the default)
+   * waits `ms` before it is answered, faults included; 0 removes it (the default).
+   */
+  setLatency(ms: number, path?: VenuePath | 'both'): void;
 
   // ---- the venue's clock ----
   /** The venue's now (ms). */
@@ -116,6 +121,10 @@ export function createControls(
     clearFaults: () => faults.clear(),
     enforceWeightLimit: (limit) => {
       http.weightLimit = limit;
+    },
+    setLatency: (ms, path = 'both') => {
+      if (!Number.isFinite(ms) || ms < 0) throw new Error(`setLatency: expected a delay of 0 ms or more, got ${ms}`);
+      for (const p of path === 'both' ? (['/info', '/exchange'] as const) : [path]) http.latencyMs[p] = ms;
     },
 
     now: () => venue.now(),

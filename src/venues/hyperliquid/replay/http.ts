@@ -29,7 +29,12 @@ export interface HttpState {
   userInfo: UserInfo | undefined;
   /** Responses held open by a `hang` fault, ended when the fake closes. */
   hung: Set<ServerResponse>;
+  /** A fixed venue round trip: every request to the path waits this many ms before it is answered (0: none). */
+  latencyMs: Record<VenuePath, number>;
 }
+
+/** The venue's two HTTP paths. */
+export type VenuePath = '/info' | '/exchange';
 
 const TEXT = 'text/plain; charset=utf-8';
 
@@ -98,6 +103,9 @@ async function handle(state: HttpState, req: IncomingMessage, res: ServerRespons
     send(res, 405, undefined, '', { allow: 'POST' });
     return finish(405);
   }
+
+  const latency = state.latencyMs[path];
+  if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
 
   const fault = state.faults.take(path, type);
   if (fault) return answerFault(state, res, fault, path, rawBody, finish);

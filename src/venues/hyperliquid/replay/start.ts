@@ -62,6 +62,7 @@ export async function startHyperliquidReplay(options: HyperliquidReplayOptions =
     exchange: trading ? (body) => trading.handle(body) : options.exchange,
     userInfo: trading ? (type, body) => answerUserInfo(trading.book, venue, type, body) : undefined,
     hung,
+    latencyMs: { '/info': 0, '/exchange': 0 },
   };
   if (trading) {
     streams.userInfo = http.userInfo;
