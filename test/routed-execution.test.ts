@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from 'graphql-ws';
-import WebSocket from 'ws';
 import { Decimal } from '../src/domain/decimal.js';
 import { ROUTED_UNSEEN_MS } from '../src/execution/execution-reconciler.js';
 import type { ExecutionVenue } from '../src/execution/venues/execution-venue.js';
+import { followExecutions as followExecutionsOf } from './support/execution-events.js';
 import { btcPerpSession, call, perpOrder, SESSION_TIME } from './support/execution.js';
 import { startGateway, type TestGateway } from './support/gateway.js';
 import { writeBootstrap, type BootstrapKeys } from './support/keys.js';
@@ -30,29 +29,8 @@ async function execute(order: Record<string, unknown>): Promise<{ status: number
   return { status: res.status, body: await res.json() };
 }
 
-/** executionUpdated over a real graphql-ws client, subscribed before it returns: the events as they arrive. */
-async function followExecutions(selection: string): Promise<{ events: any[]; close: () => Promise<void> }> {
-  const events: any[] = [];
-  const client = createClient({
-    url: gw.baseUrl.replace('http', 'ws') + '/graphql',
-    webSocketImpl: WebSocket,
-    connectionParams: { authorization: `Bearer ${keys.full}` },
-  });
-  const done = new Promise<void>((resolve, reject) =>
-    client.subscribe(
-      { query: `subscription { executionUpdated { ${selection} } }` },
-      { next: (m) => void events.push(m.data?.executionUpdated), error: reject, complete: resolve },
-    ),
-  );
-  await new Promise((r) => setTimeout(r, 200));
-  return {
-    events,
-    close: async () => {
-      await client.dispose();
-      await done.catch(() => undefined);
-    },
-  };
-}
+/** executionUpdated of the test key, over a real graphql-ws client. */
+const followExecutions = (selection: string) => followExecutionsOf(gw.baseUrl, keys.full, selection);
 
 const read = async (executionId: string) => (await (await call(gw, 'GET', `/api/v1/execute/executions/${executionId}`, keys.full)).json()) as any;
 

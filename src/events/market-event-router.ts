@@ -56,9 +56,13 @@ class MarketEventRouter {
     const iterator = subscribe(topic)[Symbol.asyncIterator]();
     // The first next() attaches the bus listener at once, so nothing published from here on is missed.
     const pump = async (pending: Promise<IteratorResult<Payload<K>>>) => {
-      for (let r = await pending; !r.done; r = await iterator.next()) {
-        const set = index.get(idOf(r.value));
-        if (set) for (const callback of [...set]) callback(r.value);
+      try {
+        for (let r = await pending; !r.done; r = await iterator.next()) {
+          const set = index.get(idOf(r.value));
+          if (set) for (const callback of [...set]) callback(r.value);
+        }
+      } catch {
+        // Overflowed (SubscriptionOverflow): ended as at shutdown, so its subscribers end and a later one starts anew.
       }
       // The bus ended the topic: a later listener starts a new stream (which ends at once after shutdown).
       if (this.topics.get(topic) === index) {

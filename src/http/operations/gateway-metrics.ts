@@ -143,9 +143,18 @@ export class GatewayMetrics implements UpstreamObserver {
       labelNames: ['state'],
       registers,
     });
+    // Counted as they come; a subscription ended by an overflow (a reader far behind) is made again.
     void (async () => {
-      const updates = sources.events.subscribe('execution:updated') as AsyncIterable<{ state: string }>;
-      for await (const execution of updates) executions.inc({ state: execution.state });
+      for (;;) {
+        try {
+          const updates = sources.events.subscribe('execution:updated') as AsyncIterable<{ state: string }>;
+          for await (const execution of updates) executions.inc({ state: execution.state });
+          return; // the bus ended the topic: shutdown
+        } catch {
+          // SubscriptionOverflow: subscribe again (after a pause, never a busy loop)
+          await new Promise((resolve) => setTimeout(resolve, 100).unref());
+        }
+      }
     })();
   }
 
