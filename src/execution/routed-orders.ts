@@ -6,10 +6,19 @@ import { isSettled, type Execution, type ExecutionState, type Fill } from './exe
 import type { RoutedOrderState, RoutedVenue } from './venues/routed-venue.js';
 import { isRoutedVenue } from './venues/routed-venue.js';
 
-/** How long an order-state update waits for another one on the same execution. */
+/** How long an order-state update holds its execution's lock in the store at most (a replica that died holding it). */
 const LOCK_TTL_MS = 10_000;
+/** Tries at the store's lock while another replica holds it, pausing 5 ms, then twice as long each time up to 50 ms: about 2 s in all. */
 const LOCK_TRIES = 40;
-const LOCK_PAUSE_MS = 50;
+const FIRST_PAUSE_MS = 5;
+const MAX_PAUSE_MS = 50;
+
+/**
+ * This process's updates of each execution, by store, queued one after another: the submission and
+ * the order stream on one replica (the venue streams an order's state as it answers the order)
+ * follow each other at once instead of one polling for the other's store lock.
+ */
+const localTurns = new WeakMap<object, Map<string, Promise<unknown>>>();
 
 /** The routed venue of an execution's protocol, if its orders live at a real venue. */
 export function routedVenueOf(deps: Pick<ExecutionDeps, 'venues'>, protocol: string): RoutedVenue | undefined {
@@ -71,8 +80,9 @@ export class OrderBusy extends Error {
 
 /**
  * Runs `update` on the execution as stored, one update at a time per execution (the submission,
- * the order stream, the reconciler and a cancel may each bring news of the same order). It waits
- * for the lock `tries` times (about 2 s by default) before giving up with OrderBusy.
+ * the order stream, the reconciler and a cancel may each bring news of the same order): in this
+ * process in turn, across replicas by a lock in the store, which it tries `tries` times (about 2 s
+ * by default) before giving up with OrderBusy. `tries: 0` never waits, here or at the store.
  */
 export async function withOrderLock<T>(
   deps: ExecutionDeps,
@@ -80,9 +90,26 @@ export async function withOrderLock<T>(
   update: (e: Execution) => Promise<T>,
   options: { tries?: number } = {},
 ): Promise<T> {
+  let turns = localTurns.get(deps.idempotency);
+  if (!turns) localTurns.set(deps.idempotency, (turns = new Map()));
+  const before = turns.get(executionId);
+  if (before && options.tries === 0) throw new OrderBusy(executionId);
+  const mine = (before ?? Promise.resolve()).then(() => underStoreLock(deps, executionId, update, options.tries ?? LOCK_TRIES));
+  const done = mine.then(
+    () => undefined,
+    () => undefined,
+  );
+  turns.set(executionId, done);
+  void done.then(() => {
+    if (turns.get(executionId) === done) turns.delete(executionId);
+  });
+  return mine;
+}
+
+async function underStoreLock<T>(deps: ExecutionDeps, executionId: string, update: (e: Execution) => Promise<T>, tries: number): Promise<T> {
   const lock = `order:${executionId}`;
   const holder = `update_${Math.random().toString(36).slice(2)}`;
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 0, pause = FIRST_PAUSE_MS; ; attempt++, pause = Math.min(pause * 2, MAX_PAUSE_MS)) {
     let claim;
     try {
       claim = await deps.idempotency.claim(lock, holder, LOCK_TTL_MS);
@@ -92,8 +119,8 @@ export async function withOrderLock<T>(
       throw err;
     }
     if (claim.claimed) break;
-    if (attempt >= (options.tries ?? LOCK_TRIES)) throw new OrderBusy(executionId);
-    await new Promise((resolve) => setTimeout(resolve, LOCK_PAUSE_MS));
+    if (attempt >= tries) throw new OrderBusy(executionId);
+    await new Promise((resolve) => setTimeout(resolve, pause));
   }
   try {
     const e = await deps.executions.get(executionId);
