@@ -45,7 +45,8 @@ export class OrderFollower {
     try {
       const e = await deps.executions.findByClientOrderId(state.clientOrderId);
       if (!e || e.protocol !== venue.protocolId) return; // an order this gateway did not place
-      await withOrderLock(deps, e.id, (stored) => applyVenueOrder(deps, stored, state, { via: 'order stream' }));
+      // Its writes share one commit (the lock is free again before that commit is waited for).
+      await deps.durability.together(() => withOrderLock(deps, e.id, (stored) => applyVenueOrder(deps, stored, state, { via: 'order stream' })));
     } catch (err) {
       deps.logger.warn(
         { venue: venue.protocolId, err: err instanceof Error ? err.message : String(err) },
@@ -65,7 +66,7 @@ export class OrderFollower {
         const market = routedMarketOf(deps, e);
         if (!venue || !market || !e.order) continue;
         const state = await venue.lookup(e.order.clientOrderId, market);
-        if (state) await withOrderLock(deps, e.id, (stored) => applyVenueOrder(deps, stored, state, { via: 'look-up' }));
+        if (state) await deps.durability.together(() => withOrderLock(deps, e.id, (stored) => applyVenueOrder(deps, stored, state, { via: 'look-up' })));
       }
     } catch (err) {
       deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'resting orders not looked up; next round');
