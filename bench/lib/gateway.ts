@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,12 +23,27 @@ const NO_LIMIT = '1000000000';
 /** Raise the soft fd limit to the hard one, then exec the command (same pid). */
 const RAISE_FD_LIMIT = 'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$@"';
 
-/** How the gateway is started: BENCH_GATEWAY_CMD, else the built entry point (compiled first when stale), else the sources through tsx. */
+/**
+ * How the gateway is started: BENCH_GATEWAY_CMD, else as `npm start` runs it (package.json's start
+ * script: node, its flags, the built entry point, compiled first when stale), else the sources
+ * through tsx.
+ */
 export function gatewayCommand(override: string | undefined): string[] {
   if (override) return override.split(/\s+/).filter(Boolean);
   execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: ROOT, stdio: 'inherit' });
-  if (existsSync(join(ROOT, 'dist/src/main.js'))) return ['node', 'dist/src/main.js'];
+  if (existsSync(join(ROOT, 'dist/src/main.js'))) return npmStartCommand();
   return ['node', '--import', 'tsx', 'src/main.ts'];
+}
+
+/** The command of `npm start` (`exec node … dist/src/main.js`), without its `exec`. */
+function npmStartCommand(): string[] {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const command = pkg.scripts.start
+    .replace(/^exec\s+/, '')
+    .split(/\s+/)
+    .filter(Boolean);
+  if (command[0] !== 'node' || command.at(-1) !== 'dist/src/main.js') throw new Error(`npm start is not \`node … dist/src/main.js\`: ${pkg.scripts.start}`);
+  return command;
 }
 
 function withNodeFlags(command: string[], flags: string[]): string[] {
