@@ -87,7 +87,8 @@ describe.concurrent('npm start', () => {
       .split('\n');
     // npm's script shell execs node: its only child is the gateway itself, not `sh` or tsx.
     expect(children).toHaveLength(1);
-    expect(children[0]).toMatch(/node dist\/src\/main\.js$/);
+    // (with npm start's node flags: its young-generation size)
+    expect(children[0]).toMatch(/ node --max-semi-space-size=32 dist\/src\/main\.js$/);
     const gatewayPid = Number.parseInt(children[0]!, 10);
     npm.kill('SIGTERM');
     expect(await exited).toBe(0);
