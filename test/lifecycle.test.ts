@@ -74,7 +74,7 @@ function slowRequest(port: number) {
 }
 
 describe.concurrent('npm start', () => {
-  it('runs the compiled gateway as its own process: SIGTERM to npm leaves nothing behind and frees the port', async () => {
+  it('runs the compiled gateway as its own process: SIGTERM to npm leaves nothing behind and frees the port', async ({ onTestFinished }) => {
     const port = await freePort();
     const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...baseEnv(), PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -85,6 +85,14 @@ describe.concurrent('npm start', () => {
     const children = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(npm.pid)], { encoding: 'utf8' })
       .trim()
       .split('\n');
+    // A failed check below leaves no gateway behind.
+    onTestFinished(() => {
+      for (const child of children) {
+        const pid = Number.parseInt(child, 10);
+        if (alive(pid)) process.kill(pid, 'SIGKILL');
+      }
+      npm.kill('SIGKILL');
+    });
     // npm's script shell execs node: its only child is the gateway itself, not `sh` or tsx.
     expect(children).toHaveLength(1);
     // (with npm start's node flags: its young-generation size)
