@@ -148,6 +148,33 @@ describe('an order that rests at its venue', () => {
   });
 });
 
+describe('the cancel route, as a hostile or careless caller sends it', () => {
+  it('no key, a bad or revoked key, a preview-only key, a malformed or huge id, a body, many at once: each a 4xx or 429, nothing cancelled', async () => {
+    const { body } = await execute(limit('hostile-cancel-1'));
+    const path = `/api/v1/execute/executions/${body.executionId}`;
+    const statuses: Record<string, number> = {};
+    statuses.noKey = (await call(gw, 'DELETE', path, undefined)).status;
+    statuses.badKey = (await call(gw, 'DELETE', path, 'gw_live_not-a-key')).status;
+    statuses.revoked = (await call(gw, 'DELETE', path, keys.revoked)).status;
+    statuses.previewOnly = (await call(gw, 'DELETE', path, keys.previewOnly)).status;
+    statuses.encoded = (await call(gw, 'DELETE', '/api/v1/execute/executions/%E0%A4%A', keys.full)).status;
+    statuses.huge = (await call(gw, 'DELETE', `/api/v1/execute/executions/${'x'.repeat(20_000)}`, keys.full)).status;
+    statuses.traversal = (await call(gw, 'DELETE', '/api/v1/execute/executions/..%2F..%2Fkeys', keys.full)).status;
+    statuses.withBody = (await call(gw, 'DELETE', `/api/v1/execute/executions/exe_nope`, keys.full, { executionId: body.executionId })).status;
+    for (const [what, status] of Object.entries(statuses)) expect(status >= 400 && status < 500, `${what}: ${status}`).toBe(true);
+    expect((await read(body.executionId)).state).toBe('open');
+    // Many at once: one cancel, the others the venue's state or a 409; never a 5xx.
+    const many = await Promise.all(Array.from({ length: 20 }, () => call(gw, 'DELETE', path, keys.full)));
+    const codes = many.map((r) => r.status);
+    expect(
+      codes.every((c) => c === 200 || c === 409 || c === 429),
+      codes.join(','),
+    ).toBe(true);
+    expect(codes).toContain(200);
+    expect((await read(body.executionId)).state).toBe('cancelled');
+  });
+});
+
 describe('who may trade on a real venue', () => {
   it('only the gateway account the venue account is bound to; others are refused at preview, nothing sent', async () => {
     venue.boundAccount = 'acct-2';
