@@ -13,11 +13,11 @@
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BaselineProcess, type BaselineEntry } from './lib/baseline.js';
+import { startBaseline, type BaselineEntry } from './lib/baseline.js';
 import { GatewayProcess } from './lib/gateway.js';
 import { rawGet } from './lib/http.js';
 import { loadRun, type LoadRun } from './lib/load.js';
-import { PeerProcess } from './lib/peer.js';
+import { startPeer } from './lib/peer.js';
 import { log, type Row } from './lib/report.js';
 import type { Settings } from './lib/settings.js';
 import { fmt, median, sleep } from './lib/stats.js';
@@ -109,9 +109,9 @@ export async function peerReads(settings: Settings, command: string[]): Promise<
       );
       entries.push({ url: t.path, acceptEncoding: t.encoding, status: res.status, headers, body: res.body.toString('base64') });
     }
-    const raw = await BaselineProcess.start(entries, join(dir, 'responses.json'));
+    const raw = await startBaseline(entries, join(dir, 'responses.json'));
     stops.push(() => raw.stop());
-    const peer = await PeerProcess.start({ routes: [...new Set(targets.map((t) => t.route))], entries }, join(dir, 'peer.json'), fds.peer);
+    const peer = await startPeer({ routes: [...new Set(targets.map((t) => t.route))], entries }, join(dir, 'peer.json'), fds.peer);
     stops.push(() => peer.stop());
     for (const [i, t] of targets.entries()) {
       const body = Buffer.from(entries[i]!.body, 'base64');

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BaselineProcess, type BaselineEntry } from './lib/baseline.js';
+import { startBaseline, type BaselineEntry } from './lib/baseline.js';
 import { GatewayProcess, PrivateRedis, startReplicas } from './lib/gateway.js';
 import { rawGet } from './lib/http.js';
 import { loadRun, type LoadRun } from './lib/load.js';
@@ -113,7 +113,7 @@ export async function measureSize(settings: Settings, gateway: GatewayProcess, r
     fetched.set(t, { status: res.status, contentEncoding: String(res.headers['content-encoding'] ?? 'identity'), bodyBytes: res.body.length });
   }
   const dir = mkdtempSync(join(tmpdir(), 'gw-bench-baseline-'));
-  const baseline = await BaselineProcess.start(entries, join(dir, 'responses.json'));
+  const baseline = await startBaseline(entries, join(dir, 'responses.json'));
   try {
     for (const [i, t] of targets.entries()) {
       const res = await rawGet(baseline.url + t.path, headersFor(t) ?? {});
