@@ -2,6 +2,7 @@ import type { GatewayEventMap } from '../src/events/gateway-events.js';
 import { authenticationError } from '../src/auth/auth-errors.js';
 import type { GatewayContext } from '../src/http/context/gateway-context.js';
 import { eventStream } from '../src/events/event-stream.js';
+import { accountTopicEvents } from '../resolvers/execution/account-events.js';
 import { GRAPH_ONLY } from '../src/http/rest/rest-schema.js';
 import {
   approvalProducedAt,
@@ -28,9 +29,8 @@ async function ofAccount<K extends 'approval:updated' | 'execution:updated'>(
   const auth = await ctx.auth.resolve();
   if (auth.kind === 'anonymous') throw authenticationError(auth, undefined);
   const accountId = auth.account.id;
-  const subscribe = ctx.services.events.subscribe as (topic: K) => AsyncIterable<GatewayEventMap[K][0]>;
   const current = currentRecord(ctx, topic, accountId, id, lastSequence) as (() => Promise<GatewayEventMap[K][0][]>) | undefined;
-  return eventStream(subscribe(topic), (event) => event.accountId === accountId && (!id || event.id === id), current);
+  return eventStream(accountTopicEvents(ctx.services.events, topic), (event) => event.accountId === accountId && (!id || event.id === id), current);
 }
 
 builder.subscriptionFields((t) => ({

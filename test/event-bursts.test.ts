@@ -1,4 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { accountTopicEvents } from '../resolvers/execution/account-events.js';
+import { eventStream } from '../src/events/event-stream.js';
 import { createGatewayEvents, SUBSCRIPTION_BUFFER, SubscriptionOverflow } from '../src/events/gateway-events.js';
 import { SESSION_TIME } from './support/execution.js';
 import { followExecutions } from './support/execution-events.js';
@@ -10,6 +12,19 @@ import { SIWE_DOMAIN, TEST_WALLET } from './support/wallet.js';
  * Bursts on the event bus: every update of one group commit (1,000 orders filled at once) or every
  * market of one ingest round is published in one turn, while subscribers read one event a turn.
  */
+/** Reads an iterator until it ends or throws: how many values it gave, and the error it ended with. */
+async function readToEnd(iterator: AsyncIterator<unknown>): Promise<{ read: number; error: unknown }> {
+  let read = 0;
+  for (;;) {
+    try {
+      if ((await iterator.next()).done) return { read, error: undefined };
+      read++;
+    } catch (error) {
+      return { read, error };
+    }
+  }
+}
+
 describe('the event bus under a burst published in one turn', () => {
   it('a subscriber that reads afterwards gets every event, in order, far past 1,024', async () => {
     const events = createGatewayEvents();
@@ -43,23 +58,27 @@ describe('the event bus under a burst published in one turn', () => {
     expect(read).toHaveLength(rounds * chunk);
     expect(read.at(-1)).toBe(`e-${rounds * chunk - 1}`);
     expect((await stalledFirst).value.id).toBe('e-0');
-    let buffered = 0;
-    let overflow: unknown;
-    for (;;) {
-      try {
-        if ((await stalled.next()).done) break;
-        buffered++;
-      } catch (err) {
-        overflow = err;
-        break;
-      }
-    }
+    const { read: buffered, error: overflow } = await readToEnd(stalled);
     // What it held before it overflowed is still read, then the end says why.
     // (its buffer and the 1,024 pushes a repeater lets wait past it)
     expect(buffered).toBe(SUBSCRIPTION_BUFFER + 1_024);
     expect(buffered).toBeLessThan(rounds * chunk - 1);
     expect(overflow).toBeInstanceOf(SubscriptionOverflow);
     await reader.return?.();
+  });
+});
+
+describe('an account subscription (executionUpdated, approvalUpdated) that falls the bus’s buffer behind', () => {
+  it('ends with the public slow_consumer error, after what it held', async () => {
+    const events = createGatewayEvents();
+    const stream = eventStream(accountTopicEvents(events, 'execution:updated'), (e) => e.accountId === 'acct-1')[Symbol.asyncIterator]();
+    const first = stream.next(); // subscribed, then not read during the burst
+    await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < SUBSCRIPTION_BUFFER + 5_000; i++) events.publish('execution:updated', { id: `e-${i}`, accountId: 'acct-1' } as never);
+    expect((await first).value.id).toBe('e-0');
+    const { read, error: ended } = await readToEnd(stream);
+    expect(read + 1).toBeLessThan(SUBSCRIPTION_BUFFER + 5_000);
+    expect(ended).toMatchObject({ code: 'slow_consumer', status: 503, options: { retryable: true } });
   });
 });
 
